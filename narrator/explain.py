@@ -1,0 +1,33 @@
+"""The engine's reasons rendered as the French sentences of the game's `texts` templates."""
+
+from __future__ import annotations
+
+from narrator.rules.model import COPY_PREFIX, Reason, Ruleset
+
+
+def card_name(rules: Ruleset, card: str) -> str:
+    """How a card is said: the role's name; a Doppelgänger card as "Doppelgänger-ROLE"."""
+    if card.startswith(COPY_PREFIX):
+        copied = rules.roles[card[len(COPY_PREFIX) :]].name
+        return str(rules.texts["copied_name"]).format(role=copied)
+    return rules.roles[card].name
+
+
+def join_names(rules: Ruleset, names: list[str]) -> str:
+    """"Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" {rules.texts['and']} " + names[-1]
+
+
+def say(rules: Ruleset, reason: Reason) -> str:
+    """One reason as a French sentence."""
+    template = rules.texts[reason.key]
+    params = dict(reason.params)
+    if isinstance(template, dict):
+        template = template["two"] if len(params["names"]) == 2 else template["many"]
+    if "names" in params:
+        params["names"] = join_names(rules, params["names"])
+    if "role" in params:
+        params["role"] = card_name(rules, params["role"])
+    return str(template).format(**params)

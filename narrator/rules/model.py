@@ -1,0 +1,124 @@
+"""Engine value types: roles, rulesets, a validated one-night game, its outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+CENTER = ("A", "B", "C")
+COPY_PREFIX = "doppelganger:"
+
+
+class Team(str, Enum):
+    VILLAGE = "village"
+    WOLVES = "loups"
+    TANNER = "tanneur"
+
+
+class Power(str, Enum):
+    """Night powers: the small vocabulary every one-night character is made of."""
+
+    COPY = "copy"
+    RECOGNIZE = "recognize"
+    SEE_WOLVES = "see_wolves"
+    LOOK = "look"
+    SWAP_SELF_OTHER_LOOK = "swap_self_other_look"
+    SWAP_TWO_OTHERS = "swap_two_others"
+    SWAP_SELF_CENTER_BLIND = "swap_self_center_blind"
+    CENTER_TO_PLAYER = "center_to_player"
+    REVEAL = "reveal"
+    SEE_SELF_FINAL = "see_self_final"
+
+
+class DayPower(str, Enum):
+    DRAG = "drag"  # dies -> the player he voted for dies too
+    UNCAPTURABLE = "uncapturable"
+
+
+class CopyTiming(str, Enum):
+    """When a Doppelgänger who copied this role acts (000, 3a i–x)."""
+
+    FIRST = "first"
+    WITH_ROLE = "with_role"
+    LAST = "last"
+
+
+class Victory(str, Enum):
+    INDIVIDUAL = "individual"
+    TEAM = "team"
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    id: str
+    name: str
+    team: Team | None = None  # None only for the Doppelgänger, who takes the copied role's
+    power: Power | None = None
+    wake: int | None = None
+    group: str | None = None
+    lone_peek: bool = False
+    wolf: bool = False
+    copies: int = 1
+    day: DayPower | None = None
+    as_copy: CopyTiming | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    victory: Victory = Victory.INDIVIDUAL
+    one_vote_each_saves_all: bool = False
+    tanner_blocks_wolves: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """One game's roles, options and texts, as its script declares them."""
+
+    game: str
+    roles: Mapping[str, Role]
+    options: Options
+    together: tuple[tuple[str, ...], ...] = ()
+    texts: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A validated one-night record: who sits, what was dealt, what each chose, the vote."""
+
+    id: object
+    players: tuple[str, ...]
+    deal: tuple[str, ...]  # one role id per seat, then the three center cards
+    night: Mapping[str, Mapping[str, object]]  # player -> choice (already validated)
+    votes: Mapping[str, str | None]
+    options: Options
+
+
+@dataclass(slots=True)
+class Night:
+    """What the night left: the cards at dawn, what each player was told, Harry's face-up card."""
+
+    cards: list[str]
+    learned: dict[str, dict[str, object]]
+    visible: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One step of the explanation, rendered in French from the game's texts."""
+
+    key: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Outcome:
+    night: Night
+    dead: list[str]
+    winners: list[str]
+    why: list[Reason]
+
+
+def base_role(card: str) -> str:
+    """The role a card counts as: a Doppelgänger card counts as the role it copied (RULINGS onuw 5)."""
+    return card[len(COPY_PREFIX) :] if card.startswith(COPY_PREFIX) else card

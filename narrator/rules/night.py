@@ -1,0 +1,105 @@
+"""The one night: who wakes when, in the rulebook's order, and what each action does.
+
+onuw follows 000 §3a (i–x): the Doppelgänger's copied action first when it is voyante, voleur,
+merdeux or saoulon; then the wolves, the traitor, the masons, voyante, voleur, merdeux, saoulon,
+insomniaque, and the Doppelgänger-insomniaque last. poudlard follows 001's wake numbers
+(Mangemorts 1 … Minerva 9). The order is each role's `wake` in the game's script.
+"""
+
+from __future__ import annotations
+
+from narrator.rules.errors import RecordError, missing
+from narrator.rules.model import COPY_PREFIX, CopyTiming, Game, Night, Power, Role, Ruleset
+from narrator.rules.powers import ACTIONS, Table, expect_keys, nothing_to_choose
+
+_LAST = 1_000_000  # after every wake number: the Doppelgänger-insomniaque (000 x)
+
+
+def resolve_night(rules: Ruleset, game: Game) -> Night:
+    """Play the night of `game`: the cards at dawn, what each player learned, the face-up card."""
+    roles = rules.roles
+    players = game.players
+    table = Table(players, list(game.deal), roles)
+    # (wake, phase, seat, acting role, choice, path): phase 0 = the copy itself, 1 = actions
+    events: list[tuple[int, int, int, Role, dict, tuple]] = []
+    for seat, name in enumerate(players):
+        role = roles[game.deal[seat]]
+        if role.power is None:
+            choice = game.night.get(name)
+            if choice:
+                nothing_to_choose(table, seat, choice, ("night", name))
+            continue
+        choice = game.night.get(name) or {}
+        path = ("night", name)
+        if role.power is Power.COPY:
+            copied = _copy(table, seat, role, choice, path)
+            then = choice.get("then") or {}
+            if copied.power is None:
+                if then:
+                    nothing_to_choose(table, seat, then, path + ("then",))
+                continue
+            wake = {
+                CopyTiming.FIRST: role.wake or 0,
+                CopyTiming.WITH_ROLE: copied.wake or 0,
+                CopyTiming.LAST: _LAST,
+            }[copied.as_copy or CopyTiming.WITH_ROLE]
+            events.append((wake, 1, seat, copied, then, path + ("then",)))
+        else:
+            events.append((role.wake or 0, 1, seat, role, choice, path))
+    events.sort(key=lambda e: (e[0], e[1], e[2]))
+
+    groups = _groups(events)
+    wolves = sorted(seat for wake, _, seat, role, _, _ in events if role.wolf)
+    wolf_group = next((r.group for r in roles.values() if r.wolf and r.group), "loups")
+    for _, _, seat, role, choice, path in events:
+        power = role.power
+        if power is Power.RECOGNIZE:
+            members = groups[role.group or role.id]
+            table.tell(seat, role.group or role.id, [players[s] for s in members])
+            _lone_peek(table, seat, role, choice, path, alone=len(members) == 1)
+        elif power is Power.SEE_WOLVES:
+            # 000 iii: "SELON LA DISTRIBUTION INITIALE", the Doppelgänger-loup included
+            expect_keys(choice, path, ())
+            table.tell(seat, wolf_group, [players[s] for s in wolves])
+        else:
+            ACTIONS[power](table, seat, choice, path)
+    return Night(table.cards, table.learned, table.visible)
+
+
+def _copy(table: Table, seat: int, role: Role, choice: dict, path: tuple) -> Role:
+    """000 2a: the Doppelgänger looks at another player's card and becomes that role."""
+    if "copy" not in choice:
+        raise missing(path, "copy: le joueur dont le Doppelgänger copie le rôle")
+    expect_keys(choice, path, ("copy",), ("then",))
+    target = table.other_player(seat, choice["copy"], path + ("copy",))
+    seen = table.cards[target]
+    table.tell(seat, table.players[target], seen)
+    table.cards[seat] = COPY_PREFIX + seen
+    if not isinstance(choice.get("then") or {}, dict):
+        raise RecordError(path + ("then",), "le choix du rôle copié (un mapping)", choice.get("then"))
+    return table.roles[seen]
+
+
+def _groups(events: list) -> dict[str, list[int]]:
+    """Who wakes together and recognizes each other, by group, in seating order."""
+    groups: dict[str, list[int]] = {}
+    for _, _, seat, role, _, _ in events:
+        if role.power is Power.RECOGNIZE:
+            groups.setdefault(role.group or role.id, []).append(seat)
+    for members in groups.values():
+        members.sort()
+    return groups
+
+
+def _lone_peek(table: Table, seat: int, role: Role, choice: dict, path: tuple, alone: bool) -> None:
+    """000: "Si en début de jeu un loup se réveille seul, il a le droit de regarder l'une des cartes du milieu.\""""
+    if not choice:
+        return
+    if not (role.lone_peek and alone):
+        why = "rien : seul un loup qui se réveille seul peut regarder le centre" if role.lone_peek else (
+            "rien : ce personnage ne regarde pas le centre"
+        )
+        raise RecordError(path + tuple(choice)[:1], why, dict(choice))
+    expect_keys(choice, path, ("peek",))
+    place = choice["peek"]
+    table.tell(seat, place, table.cards[table.center(place, path + ("peek",))])

@@ -1,0 +1,133 @@
+"""A one-night game record (formats/game-record.md) checked and turned into a `Game`.
+
+Only the table is checked here (players, deal, vote); each night choice is checked by the power
+that reads it, when the night reaches it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import fields, replace
+from typing import Mapping
+
+from narrator.rules.errors import RecordError, missing
+from narrator.rules.model import CENTER, Game, Options, Ruleset, Victory
+
+RECORD_KEYS = ("id", "ruleset", "players", "deal", "night", "votes", "options")
+RESERVED_NAMES = frozenset(CENTER) | {"center", "self"}
+
+
+def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
+    """Check a record of `rules`' game and build the engine's `Game`; raise `RecordError`."""
+    for key in raw:
+        if key not in RECORD_KEYS:
+            raise RecordError((key,), "une des clés " + ", ".join(RECORD_KEYS), key)
+    players = _players(raw)
+    deal = _deal(rules, raw, players)
+    night = _mapping(raw, "night")
+    for name, choice in night.items():
+        _seated(players, name, ("night", name))
+        if choice is not None and not isinstance(choice, dict):
+            raise RecordError(("night", name), "le choix du joueur (un mapping, {} pour rien)", choice)
+    votes = _mapping(raw, "votes")
+    for voter, target in votes.items():
+        _seated(players, voter, ("votes", voter))
+        if target is not None:
+            _seated(players, target, ("votes", voter), "un joueur assis ou null (personne)", target)
+    return Game(
+        id=raw.get("id"),
+        players=players,
+        deal=deal,
+        night={k: v or {} for k, v in night.items()},
+        votes=votes,
+        options=_options(rules.options, raw.get("options")),
+    )
+
+
+def _players(raw: Mapping[str, object]) -> tuple[str, ...]:
+    players = raw.get("players")
+    if players is None:
+        raise missing(("players",), "la liste des joueurs, dans l'ordre où ils sont assis")
+    if not isinstance(players, list) or not players:
+        raise RecordError(("players",), "une liste non vide de noms", players)
+    seen = set()
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError(("players", i), "un nom (texte non vide)", name)
+        if name in RESERVED_NAMES:
+            raise RecordError(("players", i), "un nom autre que A, B, C, center ou self", name)
+        if name in seen:
+            raise RecordError(("players", i), "des noms tous différents", name)
+        seen.add(name)
+    return tuple(players)
+
+
+def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -> tuple[str, ...]:
+    deal = raw.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError(("deal",), "un mapping joueur -> carte, et center: [A, B, C]", deal)
+    roles = rules.roles
+    known = ", ".join(roles)
+    for key in deal:
+        if key != "center" and key not in players:
+            raise RecordError(("deal", key), "un joueur assis à la table ou center", key)
+    cards = []
+    for name in players:
+        if name not in deal:
+            raise missing(("deal", name), "la carte distribuée à " + name)
+        cards.append(deal[name])
+    center = deal.get("center")
+    if center is None:
+        raise missing(("deal", "center"), "les trois cartes du centre [A, B, C]")
+    if not isinstance(center, list) or len(center) != 3:
+        raise RecordError(("deal", "center"), "exactement trois cartes au centre", center)
+    cards.extend(center)
+    for i, card in enumerate(cards):
+        if not isinstance(card, str) or card not in roles:
+            path = ("deal", players[i]) if i < len(players) else ("deal", "center", i - len(players))
+            raise RecordError(path, f"un personnage de {rules.game} ({known})", card)
+    count = Counter(cards)
+    for role_id, n in count.items():
+        if n > roles[role_id].copies:
+            raise RecordError(("deal",), f"au plus {roles[role_id].copies} carte(s) {role_id}", n)
+    for group in rules.together:
+        need = Counter(group)
+        present = [r for r in need if count[r]]
+        if present and any(count[r] != need[r] for r in need):
+            # 000: "Ils sont toujours deux dans la distribution initiale."; 001: "entrent toujours ensemble"
+            raise RecordError(("deal",), "les cartes " + " et ".join(group) + " toutes ensemble, ou aucune", dict(count))
+    return tuple(cards)
+
+
+def _mapping(raw: Mapping[str, object], key: str) -> dict:
+    value = raw.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError((key,), "un mapping par joueur", value)
+    return value
+
+
+def _seated(players, name, path, expected="un joueur assis à la table", found=None) -> None:
+    if not isinstance(name, str) or name not in players:
+        raise RecordError(path, expected, name if found is None else found)
+
+
+def _options(defaults: Options, raw: object) -> Options:
+    if raw is None:
+        return defaults
+    if not isinstance(raw, dict):
+        raise RecordError(("options",), "un mapping d'options", raw)
+    changes = {}
+    for key, value in raw.items():
+        names = [f.name for f in fields(Options)]
+        if key not in names:
+            raise RecordError(("options", key), "une des options " + ", ".join(names), key)
+        if key == "victory":
+            if value not in {v.value for v in Victory}:
+                raise RecordError(("options", key), "individual ou team", value)
+            value = Victory(value)
+        elif not isinstance(value, bool):
+            raise RecordError(("options", key), "true ou false", value)
+        changes[key] = value
+    return replace(defaults, **changes)

@@ -1,0 +1,133 @@
+"""JSON Schema of a one-night game script, and its errors in French at file:line:column."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+
+from narrator.rules.model import CopyTiming, DayPower, Power, Team, Victory
+from narrator.script.marks import Marked, Problem
+
+_TEXT = {"type": "string", "minLength": 1}
+_TEMPLATE = {
+    "oneOf": [
+        _TEXT,
+        {
+            "type": "object",
+            "properties": {"two": _TEXT, "many": _TEXT},
+            "required": ["two", "many"],
+            "additionalProperties": False,
+        },
+    ]
+}
+TEXT_KEYS = (
+    "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag",
+    "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
+    "no_wolf_traitor_dead", "no_wolf_traitor_alive", "no_wolf_nobody_dead", "no_wolf_someone_dead",
+    "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
+)  # fmt: skip
+
+ROLE = {
+    "type": "object",
+    "properties": {
+        "name": _TEXT,
+        "team": {"enum": [t.value for t in Team]},
+        "power": {"enum": [p.value for p in Power]},
+        "wake": {"type": "integer", "minimum": 1},
+        "group": {"type": "string", "pattern": "^[a-z_]+$"},
+        "lone_peek": {"type": "boolean"},
+        "wolf": {"type": "boolean"},
+        "copies": {"type": "integer", "minimum": 1},
+        "day": {"enum": [d.value for d in DayPower]},
+        "as_copy": {"enum": [c.value for c in CopyTiming]},
+        "stars": {"type": "integer", "minimum": 1, "maximum": 3},
+        "symbol": _TEXT,
+    },
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+GAME = {
+    "type": "object",
+    "properties": {
+        "game": {"type": "string", "pattern": "^[a-z_]+$"},
+        "title": _TEXT,
+        "rulebook": _TEXT,
+        "options": {
+            "type": "object",
+            "properties": {
+                "victory": {"enum": [v.value for v in Victory]},
+                "one_vote_each_saves_all": {"type": "boolean"},
+                "tanner_blocks_wolves": {"type": "boolean"},
+            },
+            "additionalProperties": False,
+        },
+        "together": {
+            "type": "array",
+            "items": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+        },
+        "roles": {
+            "type": "object",
+            "propertyNames": {"pattern": "^[a-z_]+$"},
+            "additionalProperties": ROLE,
+            "minProperties": 1,
+        },
+        "texts": {
+            "type": "object",
+            "properties": {key: _TEMPLATE for key in TEXT_KEYS},
+            "required": list(TEXT_KEYS),
+            "additionalProperties": False,
+        },
+    },
+    "required": ["game", "title", "roles", "texts"],
+    "additionalProperties": False,
+}
+
+_TYPES = {
+    "object": "un mapping (clé: valeur)",
+    "array": "une liste",
+    "string": "un texte",
+    "integer": "un nombre entier",
+    "boolean": "true ou false",
+}
+
+
+def schema_problems(doc: Marked, schema: dict = GAME) -> list[Problem]:
+    """Every place where `doc` breaks `schema`, in file order, with a French message."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in validator.iter_errors(doc.data):
+        problems.extend(_explain(doc, error))
+    problems.sort(key=lambda p: (p.line, p.column))
+    return problems
+
+
+def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
+    path = tuple(error.absolute_path)
+    kind, expected, found = error.validator, error.validator_value, error.instance
+    if kind == "additionalProperties" and isinstance(found, dict):
+        allowed = sorted(error.schema.get("properties", {}))
+        extras = [k for k in found if k not in allowed]
+        hint = ("attendu : une de " + ", ".join(allowed)) if allowed else "aucune clé attendue ici"
+        return [doc.problem(path + (k,), f"clé inconnue « {k} » ; {hint}") for k in extras]
+    if kind == "required":
+        missing = [k for k in expected if isinstance(found, dict) and k not in found]
+        return [doc.problem(path, f"clé manquante « {k} »") for k in missing]
+    if kind == "enum":
+        message = "attendu : une de " + ", ".join(map(str, expected))
+    elif kind == "type":
+        message = "attendu : " + _TYPES.get(expected, str(expected))
+    elif kind == "oneOf":
+        message = "attendu : un texte, ou un mapping {two: …, many: …}"
+    elif kind == "propertyNames":
+        return [doc.problem(path, f"identifiant invalide « {found} » ; attendu : minuscules ASCII et _")]
+    elif kind == "pattern":
+        message = "attendu : minuscules ASCII et _"
+    elif kind in ("minimum", "maximum"):
+        message = f"attendu : un nombre {'≥' if kind == 'minimum' else '≤'} {expected}"
+    elif kind in ("minLength", "minItems", "minProperties"):
+        message = "attendu : une valeur non vide"
+    else:
+        message = f"attendu : {kind} {expected}"
+    return [doc.problem(path, f"{message} ; trouvé : {json.dumps(found, ensure_ascii=False)}")]
