@@ -7,7 +7,6 @@ from typing import Mapping
 from narrator.explain import say
 from narrator.rules import resolve
 from narrator.rules.errors import RecordError, missing
-from narrator.rules.model import Power
 from narrator.rules.record import parse_game
 from narrator.script.game import ONE_NIGHT_GAMES, load_game
 
@@ -36,6 +35,6 @@ def resolve_record(raw: object) -> dict:
         "winners": outcome.winners,
         "why": [say(rules, r) for r in outcome.why],
     }
-    if any(role.power is Power.REVEAL for role in rules.roles.values()):
+    if rules.reveals:
         out["visible"] = outcome.night.visible
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import DayPower, Game, Reason, Ruleset, base_role
+from narrator.rules.model import DayPower, Game, Reason, Ruleset
 
 
 def lynch(rules: Ruleset, game: Game, cards: list[str]) -> tuple[list[str], dict[str, str], list[Reason]]:
@@ -28,7 +28,8 @@ def lynch(rules: Ruleset, game: Game, cards: list[str]) -> tuple[list[str], dict
         # 000: "Si plusieurs joueurs ont le nombre de voix le plus élevé (genre 3-3-2), ILS MEURENT TOUS"
         why.append(Reason("tie", {"names": tied, "count": top}))
 
-    power = {p: rules.roles[base_role(cards[i])].day for i, p in enumerate(players)}
+    by_card = rules.by_card
+    power = {p: by_card[card].day for p, card in zip(players, cards)}
     dead: list[str] = []
     dragged_by: dict[str, str] = {}
     queue = list(tied)

@@ -80,6 +80,18 @@ class Ruleset:
     options: Options
     together: tuple[tuple[str, ...], ...] = ()
     texts: Mapping[str, object] = field(default_factory=dict)
+    by_card: Mapping[str, Role] = field(init=False)  # card as written (doppelganger:loup too) -> role it counts as
+    reveals: bool = field(init=False)  # a character turns a card face up (the output then has `visible`)
+    wolf_group: str = field(init=False)  # what the wolves' group is called: loups, mangemorts
+
+    def __post_init__(self) -> None:
+        wolf_group = next((r.group for r in self.roles.values() if r.wolf and r.group), "loups")
+        object.__setattr__(self, "wolf_group", wolf_group)
+        by_card = dict(self.roles)
+        if any(r.power is Power.COPY for r in self.roles.values()):
+            by_card.update({COPY_PREFIX + rid: r for rid, r in self.roles.items()})
+        object.__setattr__(self, "by_card", by_card)
+        object.__setattr__(self, "reveals", any(r.power is Power.REVEAL for r in self.roles.values()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,54 +19,61 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
     """Play the night of `game`: the cards at dawn, what each player learned, the face-up card."""
     roles = rules.roles
     players = game.players
-    table = Table(players, list(game.deal), roles)
-    # (wake, phase, seat, acting role, choice, path): phase 0 = the copy itself, 1 = actions
-    events: list[tuple[int, int, int, Role, dict, tuple]] = []
+    table = Table(players, list(game.deal), rules)
+    # (wake, seat, acting role, choice, key path of the choice); (wake, seat) is unique
+    events: list[tuple[int, int, Role, dict, tuple]] = []
     for seat, name in enumerate(players):
         role = roles[game.deal[seat]]
+        choice = game.night.get(name) or {}
         if role.power is None:
-            choice = game.night.get(name)
             if choice:
                 nothing_to_choose(table, seat, choice, ("night", name))
-            continue
-        choice = game.night.get(name) or {}
-        path = ("night", name)
-        if role.power is Power.COPY:
-            copied = _copy(table, seat, role, choice, path)
+        elif role.power is Power.COPY:
+            path = ("night", name, "then")
+            copied = _copy(table, seat, choice, path[:2])
             then = choice.get("then") or {}
             if copied.power is None:
                 if then:
-                    nothing_to_choose(table, seat, then, path + ("then",))
+                    nothing_to_choose(table, seat, then, path)
                 continue
-            wake = {
-                CopyTiming.FIRST: role.wake or 0,
-                CopyTiming.WITH_ROLE: copied.wake or 0,
-                CopyTiming.LAST: _LAST,
-            }[copied.as_copy or CopyTiming.WITH_ROLE]
-            events.append((wake, 1, seat, copied, then, path + ("then",)))
+            timing = copied.as_copy or CopyTiming.WITH_ROLE
+            wake = role.wake if timing is CopyTiming.FIRST else _LAST if timing is CopyTiming.LAST else copied.wake
+            events.append((wake or 0, seat, copied, then, path))
         else:
-            events.append((role.wake or 0, 1, seat, role, choice, path))
-    events.sort(key=lambda e: (e[0], e[1], e[2]))
+            events.append((role.wake or 0, seat, role, choice, ("night", name)))
+    events.sort(key=_order)
 
-    groups = _groups(events)
-    wolves = sorted(seat for wake, _, seat, role, _, _ in events if role.wolf)
-    wolf_group = next((r.group for r in roles.values() if r.wolf and r.group), "loups")
-    for _, _, seat, role, choice, path in events:
+    groups: dict[str, list[str]] = {}  # who wakes together and recognizes each other, in seating order
+    wolves = []  # 000 iii: "SELON LA DISTRIBUTION INITIALE", the Doppelgänger-loup included
+    for _, seat, role, _, _ in sorted(events, key=_seat):
+        if role.power is Power.RECOGNIZE:
+            groups.setdefault(role.group or role.id, []).append(players[seat])
+        if role.wolf:
+            wolves.append(players[seat])
+    for _, seat, role, choice, path in events:
         power = role.power
         if power is Power.RECOGNIZE:
             members = groups[role.group or role.id]
-            table.tell(seat, role.group or role.id, [players[s] for s in members])
-            _lone_peek(table, seat, role, choice, path, alone=len(members) == 1)
+            table.tell(seat, role.group or role.id, members)
+            if choice:
+                _lone_peek(table, seat, role, choice, path, alone=len(members) == 1)
         elif power is Power.SEE_WOLVES:
-            # 000 iii: "SELON LA DISTRIBUTION INITIALE", the Doppelgänger-loup included
             expect_keys(choice, path, ())
-            table.tell(seat, wolf_group, [players[s] for s in wolves])
+            table.tell(seat, rules.wolf_group, wolves)
         else:
             ACTIONS[power](table, seat, choice, path)
     return Night(table.cards, table.learned, table.visible)
 
 
-def _copy(table: Table, seat: int, role: Role, choice: dict, path: tuple) -> Role:
+def _order(event: tuple) -> tuple[int, int]:
+    return event[0], event[1]
+
+
+def _seat(event: tuple) -> int:
+    return event[1]
+
+
+def _copy(table: Table, seat: int, choice: dict, path: tuple) -> Role:
     """000 2a: the Doppelgänger looks at another player's card and becomes that role."""
     if "copy" not in choice:
         raise missing(path, "copy: le joueur dont le Doppelgänger copie le rôle")
@@ -77,24 +84,11 @@ def _copy(table: Table, seat: int, role: Role, choice: dict, path: tuple) -> Rol
     table.cards[seat] = COPY_PREFIX + seen
     if not isinstance(choice.get("then") or {}, dict):
         raise RecordError(path + ("then",), "le choix du rôle copié (un mapping)", choice.get("then"))
-    return table.roles[seen]
-
-
-def _groups(events: list) -> dict[str, list[int]]:
-    """Who wakes together and recognizes each other, by group, in seating order."""
-    groups: dict[str, list[int]] = {}
-    for _, _, seat, role, _, _ in events:
-        if role.power is Power.RECOGNIZE:
-            groups.setdefault(role.group or role.id, []).append(seat)
-    for members in groups.values():
-        members.sort()
-    return groups
+    return table.rules.roles[seen]
 
 
 def _lone_peek(table: Table, seat: int, role: Role, choice: dict, path: tuple, alone: bool) -> None:
     """000: "Si en début de jeu un loup se réveille seul, il a le droit de regarder l'une des cartes du milieu.\""""
-    if not choice:
-        return
     if not (role.lone_peek and alone):
         why = "rien : seul un loup qui se réveille seul peut regarder le centre" if role.lone_peek else (
             "rien : ce personnage ne regarde pas le centre"

@@ -10,19 +10,19 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 from narrator.rules.errors import RecordError
-from narrator.rules.model import CENTER, Power, Role, base_role
+from narrator.rules.model import CENTER, Power, Ruleset
 
 
 class Table:
     """The cards on the table during one night: seats 0..n-1, then center A, B, C."""
 
-    __slots__ = ("players", "seat", "cards", "learned", "visible", "roles")
+    __slots__ = ("players", "seat", "cards", "learned", "visible", "rules")
 
-    def __init__(self, players: tuple[str, ...], cards: list[str], roles: Mapping[str, Role]):
+    def __init__(self, players: tuple[str, ...], cards: list[str], rules: Ruleset):
         self.players = players
         self.seat = {name: i for i, name in enumerate(players)}
         self.cards = cards
-        self.roles = roles
+        self.rules = rules
         self.learned: dict[str, dict[str, object]] = {}
         self.visible: dict[str, str] = {}
 
@@ -128,8 +128,7 @@ def reveal(t: Table, actor: int, choice: Choice, path: tuple) -> None:
     seat = t.other_player(actor, choice["reveal"], path + ("reveal",))
     card = t.cards[seat]
     t.tell(actor, t.players[seat], card)
-    t.visible.clear()
-    if not t.roles[base_role(card)].wolf:
+    if not t.rules.by_card[card].wolf:
         t.visible[t.players[seat]] = card
 
 

@@ -24,16 +24,19 @@ def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
             raise RecordError((key,), "une des clés " + ", ".join(RECORD_KEYS), key)
     players = _players(raw)
     deal = _deal(rules, raw, players)
+    seated = frozenset(players)
     night = _mapping(raw, "night")
     for name, choice in night.items():
-        _seated(players, name, ("night", name))
+        if name not in seated:
+            raise RecordError(("night", name), "un joueur assis à la table", name)
         if choice is not None and not isinstance(choice, dict):
             raise RecordError(("night", name), "le choix du joueur (un mapping, {} pour rien)", choice)
     votes = _mapping(raw, "votes")
     for voter, target in votes.items():
-        _seated(players, voter, ("votes", voter))
-        if target is not None:
-            _seated(players, target, ("votes", voter), "un joueur assis ou null (personne)", target)
+        if voter not in seated:
+            raise RecordError(("votes", voter), "un joueur assis à la table", voter)
+        if target is not None and (not isinstance(target, str) or target not in seated):
+            raise RecordError(("votes", voter), "un joueur assis ou null (personne)", target)
     return Game(
         id=raw.get("id"),
         players=players,
@@ -67,7 +70,6 @@ def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -
     if not isinstance(deal, dict):
         raise RecordError(("deal",), "un mapping joueur -> carte, et center: [A, B, C]", deal)
     roles = rules.roles
-    known = ", ".join(roles)
     for key in deal:
         if key != "center" and key not in players:
             raise RecordError(("deal", key), "un joueur assis à la table ou center", key)
@@ -85,15 +87,16 @@ def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -
     for i, card in enumerate(cards):
         if not isinstance(card, str) or card not in roles:
             path = ("deal", players[i]) if i < len(players) else ("deal", "center", i - len(players))
-            raise RecordError(path, f"un personnage de {rules.game} ({known})", card)
-    count = Counter(cards)
+            raise RecordError(path, f"un personnage de {rules.game} ({', '.join(roles)})", card)
+    count: dict[str, int] = {}
+    for card in cards:
+        count[card] = count.get(card, 0) + 1
     for role_id, n in count.items():
         if n > roles[role_id].copies:
             raise RecordError(("deal",), f"au plus {roles[role_id].copies} carte(s) {role_id}", n)
     for group in rules.together:
         need = Counter(group)
-        present = [r for r in need if count[r]]
-        if present and any(count[r] != need[r] for r in need):
+        if any(r in count for r in need) and any(count.get(r, 0) != need[r] for r in need):
             # 000: "Ils sont toujours deux dans la distribution initiale."; 001: "entrent toujours ensemble"
             raise RecordError(("deal",), "les cartes " + " et ".join(group) + " toutes ensemble, ou aucune", dict(count))
     return tuple(cards)
@@ -106,11 +109,6 @@ def _mapping(raw: Mapping[str, object], key: str) -> dict:
     if not isinstance(value, dict):
         raise RecordError((key,), "un mapping par joueur", value)
     return value
-
-
-def _seated(players, name, path, expected="un joueur assis à la table", found=None) -> None:
-    if not isinstance(name, str) or name not in players:
-        raise RecordError(path, expected, name if found is None else found)
 
 
 def _options(defaults: Options, raw: object) -> Options:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import Game, Reason, Ruleset, Team, Victory, base_role
+from narrator.rules.model import Game, Reason, Ruleset, Team, Victory
 
 
 def decide(
@@ -11,7 +11,7 @@ def decide(
     """The winners in seating order, and the reasons to read after the vote's."""
     players = game.players
     card = dict(zip(players, cards))
-    role = {p: rules.roles[base_role(card[p])] for p in players}
+    role = {p: rules.by_card[c] for p, c in card.items()}
     dead_set = set(dead)
     why: list[Reason] = []
     decisive: str | None = None  # the dead player whose card decides, said with the verdict

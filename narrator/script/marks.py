@@ -41,18 +41,21 @@ class Marked:
     """Plain Python data and where each piece of it stands in the file."""
 
     data: object
-    marks: dict[Path, tuple[int, int]]
+    marks: dict[Path, tuple[int, int]]  # where each value starts
+    key_marks: dict[Path, tuple[int, int]]  # where the key of each mapping value stands
     file: str
 
-    def where(self, path: Path) -> tuple[int, int]:
-        """The position of `path`, or of its closest ancestor that has one."""
+    def where(self, path: Path, at_key: bool = False) -> tuple[int, int]:
+        """The position of `path` (its key's, if asked), or of its closest ancestor that has one."""
         path = tuple(path)
+        if at_key and path in self.key_marks:
+            return self.key_marks[path]
         while path not in self.marks and path:
             path = path[:-1]
         return self.marks.get(path, (1, 1))
 
-    def problem(self, path: Path, message: str) -> Problem:
-        line, column = self.where(path)
+    def problem(self, path: Path, message: str, at_key: bool = False) -> Problem:
+        line, column = self.where(path, at_key)
         return Problem(self.file, line, column, tuple(path), message)
 
 
@@ -70,15 +73,16 @@ def load_marked(text: str, file: str) -> Marked:
     except yaml.YAMLError as exc:  # e.g. a byte the reader refuses
         raise YamlError([Problem(file, 1, 1, (), f"YAML illisible : {exc}")]) from None
     marks: dict[Path, tuple[int, int]] = {}
+    key_marks: dict[Path, tuple[int, int]] = {}
     problems: list[Problem] = []
-    data = None if node is None else _build(node, (), marks, problems, file)
+    data = None if node is None else _build(node, (), marks, key_marks, problems, file)
     _constructor.constructed_objects.clear()
     if problems:
         raise YamlError(problems)
-    return Marked(data, marks, file)
+    return Marked(data, marks, key_marks, file)
 
 
-def _build(node: yaml.Node, path: Path, marks: dict, problems: list, file: str) -> object:
+def _build(node: yaml.Node, path: Path, marks: dict, key_marks: dict, problems: list, file: str) -> object:
     marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         _constructor.flatten_mapping(node)  # merge keys (<<)
@@ -93,10 +97,11 @@ def _build(node: yaml.Node, path: Path, marks: dict, problems: list, file: str) 
                 hash(key)
             except TypeError:
                 key = str(key)
-            out[key] = _build(value_node, path + (key,), marks, problems, file)
+            key_marks[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out[key] = _build(value_node, path + (key,), marks, key_marks, problems, file)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), marks, problems, file) for i, item in enumerate(node.value)]
+        return [_build(item, path + (i,), marks, key_marks, problems, file) for i, item in enumerate(node.value)]
     return _scalar(node, path, problems, file)
 
 

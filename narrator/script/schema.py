@@ -110,7 +110,7 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in found if k not in allowed]
         hint = ("attendu : une de " + ", ".join(allowed)) if allowed else "aucune clé attendue ici"
-        return [doc.problem(path + (k,), f"clé inconnue « {k} » ; {hint}") for k in extras]
+        return [doc.problem(path + (k,), f"clé inconnue « {k} » ; {hint}", at_key=True) for k in extras]
     if kind == "required":
         missing = [k for k in expected if isinstance(found, dict) and k not in found]
         return [doc.problem(path, f"clé manquante « {k} »") for k in missing]

@@ -1,0 +1,108 @@
+"""Live playback: one persistent sounddevice output stream fed with pre-rendered PCM."""
+
+from __future__ import annotations
+
+import collections
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+from .errors import NoSoundCard, VoiceError
+from .pcm import SAMPLE_RATE
+from .ports import Speaker
+from .timeline import Rendered
+
+
+class SoundDeviceSpeaker:
+    """Plays rendered audio gaplessly: the stream stays open and outputs zeros between plays."""
+
+    def __init__(self, device: int | str | None = None, rate: int = SAMPLE_RATE, latency: str | float = "high") -> None:
+        sd = _import_sounddevice()
+        self.rate = rate
+        self.underflows = 0  # the stream ran dry mid-play: an audible gap (should stay 0)
+        self._pending: collections.deque[memoryview] = collections.deque()
+        self._lock = threading.Lock()
+        self._drained = threading.Event()
+        self._drained.set()
+        self._playing = False
+        try:
+            sd.query_devices(device, kind="output")  # raises when there is no output at all
+            # "high" latency: a late Python callback must never starve the device (a gap the
+            # script did not ask for); the extra tens of milliseconds happen once per play.
+            self._stream = sd.RawOutputStream(
+                samplerate=rate, channels=1, dtype="int16", device=device, latency=latency, callback=self._callback
+            )
+            self._stream.start()
+        except (sd.PortAudioError, ValueError) as exc:
+            raise NoSoundCard(f"aucune sortie audio utilisable ({exc})") from None
+
+    def play(self, rendered: Rendered) -> None:
+        """Play the audio and return when it has been heard (blocks for its duration)."""
+        if rendered.rate != self.rate:
+            raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du flux")
+        data = memoryview(rendered.pcm.astype("<i2", copy=False).tobytes())
+        if not data:
+            return
+        with self._lock:
+            self._drained.clear()
+            self._pending.append(data)
+        # The callback consumes the samples in real time; allow generous slack before deciding
+        # the device is stuck rather than waiting forever.
+        if not self._drained.wait(rendered.duration_s * 1.5 + 5.0):
+            raise VoiceError("la lecture audio s'est bloquée (la sortie son ne consomme plus l'audio)")
+        time.sleep(self._stream.latency)  # the last block still has to leave the device buffer
+
+    def close(self) -> None:
+        """Stop and release the output stream."""
+        self._stream.close()
+
+    def __enter__(self) -> SoundDeviceSpeaker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        # Runs in PortAudio's thread: only copies bytes, never allocates much or blocks long.
+        wanted = len(outdata)
+        filled = 0
+        with self._lock:
+            if status.output_underflow and self._playing:
+                self.underflows += 1
+            while filled < wanted and self._pending:
+                chunk = self._pending[0]
+                n = min(wanted - filled, len(chunk))
+                outdata[filled : filled + n] = chunk[:n]
+                filled += n
+                if n == len(chunk):
+                    self._pending.popleft()
+                else:
+                    self._pending[0] = chunk[n:]
+            self._playing = bool(self._pending)
+            if not self._pending and not self._drained.is_set():
+                self._drained.set()
+        if filled < wanted:
+            outdata[filled:wanted] = bytes(wanted - filled)
+
+
+def open_speaker(device: int | str | None = None, notice: TextIO | None = None) -> Speaker:
+    """The sound card if there is one; otherwise say so in one French sentence and use the console."""
+    from .console import ConsoleSpeaker
+
+    try:
+        return SoundDeviceSpeaker(device)
+    except NoSoundCard as exc:
+        print(
+            f"Pas de carte son utilisable : le texte s'affichera à l'écran à la place de la voix ({exc}).",
+            file=notice if notice is not None else sys.stderr,
+        )
+        return ConsoleSpeaker(realtime=True)
+
+
+def _import_sounddevice() -> Any:
+    try:
+        import sounddevice
+    except OSError:  # the wheel does not bundle PortAudio on Linux
+        raise NoSoundCard("la bibliothèque PortAudio est absente (paquet libportaudio2)") from None
+    return sounddevice

@@ -1,0 +1,18 @@
+"""The output port a session loop talks to: something that plays rendered narration."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from .timeline import Rendered
+
+
+@runtime_checkable
+class Speaker(Protocol):
+    """Plays a `Rendered` script (lines and pauses already laid out) and returns when done."""
+
+    def play(self, rendered: Rendered) -> None:
+        """Play the whole buffer; the caller may listen again when this returns."""
+
+    def close(self) -> None:
+        """Release the device or finish the file."""

@@ -1,0 +1,68 @@
+"""Render a script (Say/Pause items) with a voice profile: voice pack first, then cached TTS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import VoiceError
+from .pcm import SAMPLE_RATE, trim
+from .profile import Profile, find_profile
+from .timeline import Item, Rendered, Say, assemble
+from .tts import Tts
+from .wavfile import read_wav
+
+
+class Renderer:
+    """Turns scripts into `Rendered` audio; keeps every clip it made in memory for replays."""
+
+    def __init__(self, profile: Profile | None = None, cache: str | Path | None = None) -> None:
+        self.profile = profile if profile is not None else find_profile("fr")
+        if self.profile.pack is not None and not self.profile.pack.is_dir():
+            raise VoiceError(f"{self.profile.source}: dossier de voix enregistrée introuvable : {self.profile.pack}")
+        self.tts = Tts(self.profile, cache)
+        self._clips: dict[Say, np.ndarray] = {}
+
+    def prepare(self, items: Iterable[Item]) -> None:
+        """Render every line ahead of time (before the night), so playing never waits for synthesis."""
+        says = [item for item in items if isinstance(item, Say) and item not in self._clips]
+        synthesized = [say for say in says if self.recording(say) is None]
+        for say, pcm in zip(synthesized, self.tts.render_all(say.text for say in synthesized)):
+            self._clips[say] = trim(pcm)
+        for say in says:
+            path = self.recording(say)
+            if path is not None:
+                self._clips[say] = self._load_recording(path)
+
+    def render(self, items: Sequence[Item]) -> Rendered:
+        """The items as one PCM buffer with the timeline of every line."""
+        self.prepare(items)
+        clips = [self._clips[item] for item in items if isinstance(item, Say)]
+        return assemble(items, clips, SAMPLE_RATE, self.profile.wait_multiplier)
+
+    def recording(self, say: Say) -> Path | None:
+        """The voice pack's WAV for this line, if the profile has a pack and the pack has it."""
+        pack = self.profile.pack
+        if pack is None or not say.line_id or any(c in say.line_id for c in "/\\") or say.line_id.startswith("."):
+            return None
+        path = pack / f"{say.line_id}.wav"
+        return path if path.is_file() else None
+
+    def _load_recording(self, path: Path) -> np.ndarray:
+        pcm, rate = read_wav(path)
+        if rate != SAMPLE_RATE:
+            raise VoiceError(
+                f"{path}: enregistré à {rate} Hz ; la voix enregistrée doit être en {SAMPLE_RATE} Hz "
+                f"(par exemple : ffmpeg -i {path.name} -ar {SAMPLE_RATE} -ac 1 -sample_fmt s16 nouveau.wav)"
+            )
+        try:
+            return trim(pcm, rate)
+        except ValueError:
+            raise VoiceError(f"{path}: enregistrement muet") from None
+
+
+def render(items: Sequence[Item], profile: Profile | None = None, cache: str | Path | None = None) -> Rendered:
+    """Render one script in one call (a fresh Renderer; the disk cache still applies)."""
+    return Renderer(profile, cache).render(items)

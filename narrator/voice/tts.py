@@ -1,0 +1,156 @@
+"""Text to speech: pyttsx3 (espeak-ng) renders each line to a WAV file in a disk cache."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from .errors import VoiceError
+from .pcm import SAMPLE_RATE, rms, sound_span
+from .profile import Profile
+from .wavfile import read_wav
+
+CACHE_VERSION = 1  # bump when the rendering changes, so old cached WAVs are not reused
+SILENCE_RMS = 30.0  # a missing mbrola voice writes exact zeros; real speech is in the thousands
+
+# pyttsx3 keeps one espeak instance per process (espeak cannot be initialised twice), so the
+# engine, its error list and the properties last sent to it are process-wide, behind a lock.
+_lock = threading.Lock()
+_engine: Any = None
+_errors: list[BaseException] = []
+_applied: dict[str, Any] | None = None
+
+
+def cache_dir() -> Path:
+    """Where rendered lines are kept: $NARRATOR_CACHE_DIR, else the user's cache folder."""
+    if os.environ.get("NARRATOR_CACHE_DIR"):
+        return Path(os.environ["NARRATOR_CACHE_DIR"]) / "tts"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "narrator" / "tts"
+
+
+class Tts:
+    """Synthesizes lines with one profile's voice, each at most once thanks to the cache."""
+
+    def __init__(self, profile: Profile, cache: str | Path | None = None) -> None:
+        if profile.engine != "pyttsx3":
+            raise VoiceError(f"{profile.source}: moteur de synthèse {profile.engine!r} non pris en charge")
+        self.profile = profile
+        self.cache = Path(cache) if cache is not None else cache_dir()
+        self.synthesized = 0  # cache misses: lines actually sent to the engine
+
+    def path_for(self, text: str) -> Path:
+        """The cache file of `text` spoken with this profile."""
+        key = json.dumps({"v": CACHE_VERSION, "text": text, **self.profile.tts_key()}, sort_keys=True, ensure_ascii=False)
+        return self.cache / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.wav"
+
+    def render(self, text: str) -> np.ndarray:
+        """The line as int16 mono PCM at 22050 Hz, from the cache or synthesized and checked."""
+        path = self.path_for(text)
+        if path.is_file():
+            with contextlib.suppress(VoiceError):
+                pcm, rate = read_wav(path)
+                if rate == SAMPLE_RATE and pcm.size:
+                    return pcm
+        self.cache.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.wav")
+        try:
+            errors = self._synthesize(text, temporary)
+            pcm = self._check(text, temporary, errors)
+            os.replace(temporary, path)  # atomic: a cached file is always a checked one
+        finally:
+            temporary.unlink(missing_ok=True)
+        self.synthesized += 1
+        return pcm
+
+    def render_all(self, texts: Iterable[str]) -> list[np.ndarray]:
+        """Render every text (before the night starts, so the table never waits for synthesis)."""
+        done: dict[str, np.ndarray] = {}
+        return [done[t] if t in done else done.setdefault(t, self.render(t)) for t in texts]
+
+    def _synthesize(self, text: str, path: Path) -> list[BaseException]:
+        global _applied
+        profile = self.profile
+        wanted = {"voice": profile.voice, "rate": profile.rate, "volume": profile.volume, "pitch": profile.pitch}
+        with _lock:
+            engine = _start_engine()
+            _errors.clear()
+            if wanted != _applied:
+                for name, value in wanted.items():
+                    engine.setProperty(name, value)  # queued: applied (or failed) inside runAndWait
+            # One save_to_file per runAndWait: with two, pyttsx3 writes only the last file.
+            engine.save_to_file(text, str(path))
+            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to …"
+                engine.runAndWait()
+            errors = list(_errors)
+            _applied = None if errors else wanted
+        return errors
+
+    def _check(self, text: str, path: Path, errors: list[BaseException]) -> np.ndarray:
+        voice, source = self.profile.voice, self.profile.source
+        if errors:
+            # pyttsx3 swallows a failed setProperty('voice') and speaks with the previous voice
+            # (English by default): only its error event tells us.
+            raise VoiceError(
+                f"{source}: la voix {voice!r} est introuvable ou inutilisable dans espeak-ng ({errors[0]}) ; "
+                f"voix françaises disponibles : {', '.join(french_voices()) or 'aucune'}"
+            )
+        if not path.is_file() or path.stat().st_size <= 44:
+            raise VoiceError(f"{source}: la synthèse n'a écrit aucun son pour « {text} » (voix {voice!r})")
+        pcm, rate = read_wav(path)
+        if rate != SAMPLE_RATE:
+            raise VoiceError(f"{source}: la synthèse a écrit du {rate} Hz au lieu de {SAMPLE_RATE} Hz pour « {text} »")
+        span = sound_span(pcm)
+        if span is None or rms(pcm) < SILENCE_RMS:
+            raise VoiceError(f"{source}: la voix {voice!r} a produit un son muet pour « {text} » (voix mbrola absente ?)")
+        spoken = (span[1] - span[0]) / rate
+        low, high = _plausible_seconds(text, self.profile.rate)
+        if not low <= spoken <= high:
+            raise VoiceError(
+                f"{source}: « {text} » dure {spoken:.2f} s avec la voix {voice!r}, "
+                f"attendu entre {low:.2f} et {high:.2f} s : synthèse défectueuse"
+            )
+        return pcm
+
+
+def french_voices() -> list[str]:
+    """Identifiers of the French voices espeak-ng offers here."""
+    with _lock:
+        engine = _start_engine()
+        voices = engine.getProperty("voices")
+    return sorted(v.id for v in voices if re.search(r"(^|/)fr($|-)", v.id))
+
+
+def _plausible_seconds(text: str, rate_wpm: int) -> tuple[float, float]:
+    # About 6 characters per word (space included) in French; numbers are read out in words,
+    # so each digit may take as long as a whole word.
+    chars = len(re.sub(r"\s+", " ", text.strip()))
+    digits = sum(c.isdigit() for c in text)
+    expected = chars * 60 / (rate_wpm * 6)
+    return 0.25 * expected, 4 * expected + 1.0 + digits * 60 / rate_wpm * 2
+
+
+def _start_engine() -> Any:
+    global _engine
+    if _engine is None:
+        try:
+            import pyttsx3
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                engine = pyttsx3.init("espeak")
+        except Exception as exc:  # ImportError, OSError (no libespeak-ng), RuntimeError from espeak
+            raise VoiceError(
+                f"synthèse vocale indisponible ({exc}) : installez espeak-ng (apt-get install espeak-ng) et pyttsx3"
+            ) from None
+        engine.connect("error", lambda exception=None, **_: _errors.append(exception))
+        _engine = engine
+    return _engine
