@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +28,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("narrator: interrompu.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`narrator resolve … | head`): no traceback at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 class BadInput(Exception):

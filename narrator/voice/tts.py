@@ -9,6 +9,7 @@ import json
 import os
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -27,6 +28,8 @@ SILENCE_RMS = 30.0  # a missing mbrola voice writes exact zeros; real speech is 
 _lock = threading.Lock()
 _engine: Any = None
 _errors: list[BaseException] = []
+_finished = threading.Event()
+_outcomes: list[bool] = []  # `completed` of each finished utterance
 _applied: dict[str, Any] | None = None
 
 
@@ -89,10 +92,22 @@ class Tts:
                     engine.setProperty(name, value)  # queued: applied (or failed) inside runAndWait
             # One save_to_file per runAndWait: with two, pyttsx3 writes only the last file.
             engine.save_to_file(text, str(path))
-            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to …"
+            _finished.clear()
+            _outcomes.clear()
+            # pyttsx3 starts espeak in its asynchronous mode: runAndWait() returns after one
+            # 10 ms tick while espeak's own thread is still synthesizing, then writes the WAV
+            # and prints "Audio saved to …" from that thread. Wait for its end-of-utterance
+            # event, with stdout redirected the whole time.
+            with contextlib.redirect_stdout(io.StringIO()):
                 engine.runAndWait()
+                finished = _finished.wait(_timeout_s(text)) and _wait_idle()
             errors = list(_errors)
             _applied = None if errors else wanted
+        if not finished:
+            _applied = None
+            raise VoiceError(f"{profile.source}: la synthèse de « {text} » ne s'est pas terminée (voix {profile.voice!r})")
+        if _outcomes and not _outcomes[-1]:
+            raise VoiceError(f"{profile.source}: la synthèse de « {text} » a été interrompue (voix {profile.voice!r})")
         return errors
 
     def _check(self, text: str, path: Path, errors: list[BaseException]) -> np.ndarray:
@@ -139,6 +154,30 @@ def _plausible_seconds(text: str, rate_wpm: int) -> tuple[float, float]:
     return 0.25 * expected, 4 * expected + 1.0 + digits * 60 / rate_wpm * 2
 
 
+def _timeout_s(text: str) -> float:
+    # espeak renders far faster than real time (about 1/20 here); this only catches a hang.
+    return 10.0 + len(text) * 0.01
+
+
+def _wait_idle(timeout_s: float = 5.0) -> bool:
+    # The end-of-utterance event comes from inside espeak's callback, before espeak is idle.
+    # If the next runAndWait() starts then, pyttsx3's endLoop sees espeak "playing", sets a
+    # stop flag and cancels the *next* line (reported as an interrupted utterance).
+    from pyttsx3.drivers import _espeak
+
+    deadline = time.monotonic() + timeout_s
+    while _espeak.IsPlaying():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True
+
+
+def _on_finished(completed: bool = True, **_: Any) -> None:
+    _outcomes.append(completed)
+    _finished.set()
+
+
 def _start_engine() -> Any:
     global _engine
     if _engine is None:
@@ -152,5 +191,6 @@ def _start_engine() -> Any:
                 f"synthèse vocale indisponible ({exc}) : installez espeak-ng (apt-get install espeak-ng) et pyttsx3"
             ) from None
         engine.connect("error", lambda exception=None, **_: _errors.append(exception))
+        engine.connect("finished-utterance", _on_finished)
         _engine = engine
     return _engine
