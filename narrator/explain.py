@@ -14,7 +14,7 @@ def card_name(rules: Ruleset, card: str) -> str:
 
 
 def join_names(rules: Ruleset, names: list[str]) -> str:
-    """"Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
+    """ "Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
     if len(names) < 2:
         return "".join(names)
     return ", ".join(names[:-1]) + f" {rules.texts['and']} " + names[-1]

@@ -64,11 +64,13 @@ BAD = [
         "- id: ok\n  ruleset: onuw\n  players: [A1, B1, C1]\n  deal: {A1: loup, B1: voyante, C1: voleur, center: [villageois, villageois, tannelier]}\n"
         "- id: two\n  ruleset: onuw\n  players: [A1, B1, C1]\n  deal: {A1: loup, B1: voyante, C1: voleur, center: [villageois, villageois, tannelier]}\n"
         "  night:\n    B1: {look: B1}\n",
-        "game.yaml:10:16: enregistrement « two » : night.B1.look : attendu : un autre joueur assis à la table ; trouvé : \"B1\"",
+        'game.yaml:10:16: enregistrement « two » : night.B1.look : attendu : un autre joueur assis à la table ; trouvé : "B1"',
     ),
-    ("id: x\nruleset: poudlard\nplayers: [A1, B1, C1]\ndeal: {A1: fred, B1: eleve, C1: eleve, center: [ron, harry, luna]}\n",
-     "enregistrement « x » : deal : attendu : les cartes fred et george toutes ensemble, ou aucune"),
-    ("id: x\nruleset: thiercelieux\n", "ruleset : attendu : onuw ou poudlard ; trouvé : \"thiercelieux\""),
+    (
+        "id: x\nruleset: poudlard\nplayers: [A1, B1, C1]\ndeal: {A1: fred, B1: eleve, C1: eleve, center: [ron, harry, luna]}\n",
+        "enregistrement « x » : deal : attendu : les cartes fred et george toutes ensemble, ou aucune",
+    ),
+    ("id: x\nruleset: thiercelieux\n", 'ruleset : attendu : onuw ou poudlard ; trouvé : "thiercelieux"'),
     ("id: [1, 2\n", "game.yaml:2:1: YAML illisible"),
     ("- 3\n", "enregistrement n° 1 : (enregistrement) : attendu : un enregistrement (un mapping) ; trouvé : 3"),
 ]

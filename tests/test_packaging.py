@@ -13,9 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_pyproject_lists_every_package() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = set(re.findall(r'^\s+"(narrator[\w.]*)",$', text, flags=re.M))
-    on_disk = {
-        ".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "narrator").rglob("__init__.py")
-    } | {"narrator.scripts", "narrator.voices"}
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "narrator").rglob("__init__.py")} | {
+        "narrator.scripts",
+        "narrator.voices",
+    }
     assert listed == on_disk
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from scenario_table import RULEBOOKS, load_cases, normalize, split
 
 from narrator.resolve import resolve_record
 from narrator.rules.errors import RecordError
-from scenario_table import RULEBOOKS, load_cases, normalize, split
 
 TABLES = {"onuw.yaml": 40, "poudlard.yaml": 30}
 CASES = [(table, case) for table in TABLES for case in load_cases(table)]

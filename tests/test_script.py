@@ -60,7 +60,10 @@ def test_every_error_is_reported_with_its_position() -> None:
 def test_wrong_types_missing_keys_and_duplicates() -> None:
     text = POUDLARD.replace("    wake: 3\n", "    wake: trois\n").replace("    name: Ron Weasley\n", "")
     found = problems(text)
-    assert f"{FILE}:{line_of(text, 'trois')}:11: roles.hermione.wake: attendu : un nombre entier ; trouvé : \"trois\"" in found
+    assert (
+        f'{FILE}:{line_of(text, "trois")}:11: roles.hermione.wake: attendu : un nombre entier ; trouvé : "trois"'
+        in found
+    )
     assert any(p.endswith("roles.ron: clé manquante « name »") for p in found)
     dup = POUDLARD.replace("  harry:\n", "  ron:\n")
     assert any("roles.ron: clé en double" in p for p in problems(dup))

@@ -35,14 +35,13 @@ def random_record(rules: Ruleset, rng: random.Random, players: int, record_id: o
     """A valid record: a random deal, a legal random choice for every actor, random votes."""
     names = [f"P{i}" for i in range(players)]
     cards = random_deck(rules, rng, players + 3)
-    deal: dict[str, object] = dict(zip(names, cards))
-    deal["center"] = cards[players:]
+    dealt = dict(zip(names, cards))
     copies = {
         name: rng.choice([n for n in names if n != name])
         for name, card in zip(names, cards)
         if rules.roles[card].power is Power.COPY
     }
-    acting_as = [rules.roles[deal[copies[n]] if n in copies else c] for n, c in zip(names, cards)]
+    acting_as = [rules.roles[dealt[copies[n]] if n in copies else c] for n, c in zip(names, cards)]
     lone = sum(1 for r in acting_as if r.lone_peek) == 1  # a Doppelgänger-loup wakes with the wolves
     night = {}
     for name, role in zip(names, acting_as):
@@ -54,6 +53,7 @@ def random_record(rules: Ruleset, rng: random.Random, players: int, record_id: o
             if choice:
                 night[name] = choice
     votes = {n: rng.choice(names + [None]) for n in names}
+    deal = {**dealt, "center": cards[players:]}
     return {"id": record_id, "ruleset": rules.game, "players": names, "deal": deal, "night": night, "votes": votes}
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
 
 CENTER = ("A", "B", "C")
 COPY_PREFIX = "doppelganger:"
@@ -101,7 +101,7 @@ class Game:
     id: object
     players: tuple[str, ...]
     deal: tuple[str, ...]  # one role id per seat, then the three center cards
-    night: Mapping[str, Mapping[str, object]]  # player -> choice (already validated)
+    night: Mapping[str, dict[str, object]]  # player -> choice mapping, checked by the power that reads it
     votes: Mapping[str, str | None]
     options: Options
 

@@ -21,7 +21,7 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
     players = game.players
     table = Table(players, list(game.deal), rules)
     # (wake, seat, acting role, choice, key path of the choice); (wake, seat) is unique
-    events: list[tuple[int, int, Role, dict, tuple]] = []
+    events: list[tuple[int, int, Role, dict[str, object], tuple]] = []
     for seat, name in enumerate(players):
         role = roles[game.deal[seat]]
         choice = game.night.get(name) or {}
@@ -30,8 +30,7 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
                 nothing_to_choose(table, seat, choice, ("night", name))
         elif role.power is Power.COPY:
             path = ("night", name, "then")
-            copied = _copy(table, seat, choice, path[:2])
-            then = choice.get("then") or {}
+            copied, then = _copy(table, seat, choice, path[:2])
             if copied.power is None:
                 if then:
                     nothing_to_choose(table, seat, then, path)
@@ -60,7 +59,7 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
         elif power is Power.SEE_WOLVES:
             expect_keys(choice, path, ())
             table.tell(seat, rules.wolf_group, wolves)
-        else:
+        elif power is not None:
             ACTIONS[power](table, seat, choice, path)
     return Night(table.cards, table.learned, table.visible)
 
@@ -73,27 +72,32 @@ def _seat(event: tuple) -> int:
     return event[1]
 
 
-def _copy(table: Table, seat: int, choice: dict, path: tuple) -> Role:
-    """000 2a: the Doppelgänger looks at another player's card and becomes that role."""
+def _copy(table: Table, seat: int, choice: dict[str, object], path: tuple) -> tuple[Role, dict[str, object]]:
+    """000 2a: the Doppelgänger looks at another player's card and becomes that role.
+
+    Returns the copied role and the choice he makes with it (`then`)."""
     if "copy" not in choice:
         raise missing(path, "copy: le joueur dont le Doppelgänger copie le rôle")
     expect_keys(choice, path, ("copy",), ("then",))
+    then = choice.get("then") or {}
+    if not isinstance(then, dict):
+        raise RecordError(path + ("then",), "le choix du rôle copié (un mapping)", then)
     target = table.other_player(seat, choice["copy"], path + ("copy",))
     seen = table.cards[target]
     table.tell(seat, table.players[target], seen)
     table.cards[seat] = COPY_PREFIX + seen
-    if not isinstance(choice.get("then") or {}, dict):
-        raise RecordError(path + ("then",), "le choix du rôle copié (un mapping)", choice.get("then"))
-    return table.rules.roles[seen]
+    return table.rules.roles[seen], then
 
 
-def _lone_peek(table: Table, seat: int, role: Role, choice: dict, path: tuple, alone: bool) -> None:
+def _lone_peek(table: Table, seat: int, role: Role, choice: dict[str, object], path: tuple, alone: bool) -> None:
     """000: "Si en début de jeu un loup se réveille seul, il a le droit de regarder l'une des cartes du milieu.\""""
     if not (role.lone_peek and alone):
-        why = "rien : seul un loup qui se réveille seul peut regarder le centre" if role.lone_peek else (
-            "rien : ce personnage ne regarde pas le centre"
+        why = (
+            "rien : seul un loup qui se réveille seul peut regarder le centre"
+            if role.lone_peek
+            else ("rien : ce personnage ne regarde pas le centre")
         )
         raise RecordError(path + tuple(choice)[:1], why, dict(choice))
     expect_keys(choice, path, ("peek",))
-    place = choice["peek"]
-    table.tell(seat, place, table.cards[table.center(place, path + ("peek",))])
+    place = table.center(choice["peek"], path + ("peek",))
+    table.tell(seat, table.name_of(place), table.cards[place])

@@ -7,7 +7,7 @@ holds now (000 §3b: "L'action se résout même s'il a changé d'identité").
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from narrator.rules.errors import RecordError
 from narrator.rules.model import CENTER, Power, Ruleset
@@ -28,6 +28,11 @@ class Table:
 
     def tell(self, seat: int, key: str, value: object) -> None:
         self.learned.setdefault(self.players[seat], {})[key] = value
+
+    def name_of(self, place: int) -> str:
+        """A seat's player, or a center place's letter."""
+        n = len(self.players)
+        return self.players[place] if place < n else CENTER[place - n]
 
     def swap(self, a: int, b: int) -> None:
         cards = self.cards
@@ -69,10 +74,11 @@ def look(t: Table, actor: int, choice: Choice, path: tuple) -> None:
     if isinstance(target, list):
         if len(target) != 2 or target[0] == target[1]:
             raise RecordError(path + ("look",), "deux cartes différentes du centre, ou un autre joueur", target)
-        for i, place in enumerate(target):
-            t.tell(actor, place, t.cards[t.center(place, path + ("look", i))])
+        places = [t.center(place, path + ("look", i)) for i, place in enumerate(target)]
     else:
-        t.tell(actor, target, t.cards[t.other_player(actor, target, path + ("look",))])
+        places = [t.other_player(actor, target, path + ("look",))]
+    for place in places:
+        t.tell(actor, t.name_of(place), t.cards[place])
 
 
 def swap_self_other_look(t: Table, actor: int, choice: Choice, path: tuple) -> None:
@@ -116,7 +122,7 @@ def center_to_player(t: Table, actor: int, choice: Choice, path: tuple) -> None:
     seat = t.seat.get(to) if isinstance(to, str) else None
     if seat is None:
         raise RecordError(path + ("give_to",), "un joueur assis à la table (Dumbledore compris)", to)
-    t.tell(actor, choice["look"], t.cards[place])
+    t.tell(actor, t.name_of(place), t.cards[place])
     t.swap(place, seat)
 
 
@@ -127,7 +133,7 @@ def reveal(t: Table, actor: int, choice: Choice, path: tuple) -> None:
     expect_keys(choice, path, ("reveal",))
     seat = t.other_player(actor, choice["reveal"], path + ("reveal",))
     card = t.cards[seat]
-    t.tell(actor, t.players[seat], card)
+    t.tell(actor, t.name_of(seat), card)
     if not t.rules.by_card[card].wolf:
         t.visible[t.players[seat]] = card
 

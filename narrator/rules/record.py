@@ -7,8 +7,8 @@ that reads it, when the night reaches it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import fields, replace
-from typing import Mapping
 
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.model import CENTER, Game, Options, Ruleset, Victory
@@ -98,7 +98,8 @@ def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -
         need = Counter(group)
         if any(r in count for r in need) and any(count.get(r, 0) != need[r] for r in need):
             # 000: "Ils sont toujours deux dans la distribution initiale."; 001: "entrent toujours ensemble"
-            raise RecordError(("deal",), "les cartes " + " et ".join(group) + " toutes ensemble, ou aucune", dict(count))
+            expected = "les cartes " + " et ".join(group) + " toutes ensemble, ou aucune"
+            raise RecordError(("deal",), expected, dict(count))
     return tuple(cards)
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import string
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
@@ -42,7 +43,7 @@ def script_path(game: str) -> Path:
     return data_dir("scripts") / f"{game}.yaml"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_game(game: str) -> Ruleset:
     """The validated `Ruleset` of a shipped game."""
     path = script_path(game)
@@ -57,12 +58,12 @@ def load_script(text: str, file: str) -> Ruleset:
         problems = _cross_checks(doc)
     if problems:
         raise YamlError(problems)
-    return _ruleset(doc.data)
+    return _ruleset(cast(dict, doc.data))
 
 
 def _cross_checks(doc: Marked) -> list[Problem]:
     """What a schema cannot say: roles that fit together, templates that can be filled."""
-    data = doc.data
+    data = cast(dict[str, Any], doc.data)  # the schema passed: a mapping
     roles: dict = data["roles"]
     out = []
     for rid, role in roles.items():
@@ -82,12 +83,14 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(doc.problem(("together", i, j), f"personnage inconnu « {rid} »"))
     for key, allowed in _PLACEHOLDERS.items():
         template = data["texts"][key]
-        variants = template.items() if isinstance(template, dict) else [(None, template)]
+        variants: list[tuple[str | None, str]] = (
+            list(template.items()) if isinstance(template, dict) else [(None, template)]
+        )
         for variant, text in variants:
             used = {name for _, name, _, _ in string.Formatter().parse(text) if name}
             for name in sorted(used - allowed):
-                at = ("texts", key) + ((variant,) if variant else ())
-                out.append(doc.problem(at, f"{{{name}}} inconnu ; attendu : {', '.join(sorted(allowed))}"))
+                where: tuple = ("texts", key) + ((variant,) if variant else ())
+                out.append(doc.problem(where, f"{{{name}}} inconnu ; attendu : {', '.join(sorted(allowed))}"))
     for key in set(data["texts"]) - set(_PLACEHOLDERS):
         template = data["texts"][key]
         if isinstance(template, str) and any(n for _, n, _, _ in string.Formatter().parse(template)):

@@ -1,0 +1,77 @@
+"""House rules the code keeps: dependencies point one way; ruff and mypy are clean."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "narrator"
+
+# what each package of ours may import (STYLE.md: cli -> table -> (rules, script, voice, listen))
+ALLOWED = {
+    "rules": {"rules"},
+    "script": {"rules", "script", "resources"},
+    "voice": {"voice", "resources"},
+}
+# modules that must not touch the outside world
+PURE = {"rules"}
+IMPURE_MODULES = {
+    "os",
+    "io",
+    "time",
+    "datetime",
+    "yaml",
+    "json",
+    "sounddevice",
+    "vosk",
+    "pyttsx3",
+    "subprocess",
+    "pathlib",
+}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_dependencies_point_one_way_and_rules_stay_pure() -> None:
+    wrong = []
+    for package, allowed in ALLOWED.items():
+        for path in (PACKAGE / package).rglob("*.py"):
+            for name in _imports(path):
+                parts = name.split(".")
+                if parts[0] == "narrator" and len(parts) > 1 and parts[1] not in allowed:
+                    wrong.append(f"{path.relative_to(ROOT)} imports {name}")
+                if package in PURE and parts[0] in IMPURE_MODULES:
+                    wrong.append(f"{path.relative_to(ROOT)} (pure engine) imports {name}")
+    assert wrong == []
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    assert found, f"{name} is a test dependency: ./setup.sh --test installs it"
+    return found
+
+
+def test_ruff_is_clean() -> None:
+    for args in (["check", "."], ["format", "--check", "."]):
+        run = subprocess.run([_tool("ruff"), *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_is_clean_on_the_engine_and_the_script_loader() -> None:
+    run = subprocess.run(
+        [_tool("mypy"), "narrator/rules", "narrator/script"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
