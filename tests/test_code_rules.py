@@ -25,7 +25,6 @@ IMPURE_MODULES = {
     "time",
     "datetime",
     "yaml",
-    "json",
     "sounddevice",
     "vosk",
     "pyttsx3",

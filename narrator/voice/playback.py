@@ -35,7 +35,7 @@ class SoundDeviceSpeaker:
             )
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
-            raise NoSoundCard(f"aucune sortie audio utilisable ({exc})") from None
+            raise NoSoundCard(f"aucune sortie audio : {exc}") from None
 
     def play(self, rendered: Rendered) -> None:
         """Play the audio and return when it has been heard (blocks for its duration)."""
@@ -94,7 +94,7 @@ def open_speaker(device: int | str | None = None, notice: TextIO | None = None) 
         return SoundDeviceSpeaker(device)
     except NoSoundCard as exc:
         print(
-            f"Pas de carte son utilisable : le texte s'affichera à l'écran à la place de la voix ({exc}).",
+            f"Pas de carte son utilisable ({exc}) : le texte s'affichera à l'écran à la place de la voix.",
             file=notice if notice is not None else sys.stderr,
         )
         return ConsoleSpeaker(realtime=True)

@@ -84,31 +84,35 @@ class Tts:
         global _applied
         profile = self.profile
         wanted = {"voice": profile.voice, "rate": profile.rate, "volume": profile.volume, "pitch": profile.pitch}
-        with _lock:
+        with _lock, contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to …"
             engine = _start_engine()
             _errors.clear()
             if wanted != _applied:
+                _applied = None
                 for name, value in wanted.items():
-                    engine.setProperty(name, value)  # queued: applied (or failed) inside runAndWait
+                    engine.setProperty(name, value)  # applied at once: the engine is warmed up
+                if _errors:
+                    return list(_errors)
+                # espeak queues parameter changes in its own thread; runAndWait() would cancel
+                # them (and then the line) if it found espeak still busy with them.
+                if not _wait_idle():
+                    raise VoiceError(f"{profile.source}: espeak-ng ne répond plus (voix {profile.voice!r})")
+                _applied = wanted
             # One save_to_file per runAndWait: with two, pyttsx3 writes only the last file.
             engine.save_to_file(text, str(path))
             _finished.clear()
             _outcomes.clear()
-            # pyttsx3 starts espeak in its asynchronous mode: runAndWait() returns after one
-            # 10 ms tick while espeak's own thread is still synthesizing, then writes the WAV
-            # and prints "Audio saved to …" from that thread. Wait for its end-of-utterance
-            # event, with stdout redirected the whole time.
-            with contextlib.redirect_stdout(io.StringIO()):
-                engine.runAndWait()
-                finished = _finished.wait(_timeout_s(text)) and _wait_idle()
-            errors = list(_errors)
-            _applied = None if errors else wanted
+            engine.runAndWait()
+            # The WAV is written (and "Audio saved" printed) from espeak's thread: wait for its
+            # end-of-utterance event, then for espeak to be idle before the next line.
+            finished = _finished.wait(_timeout_s(text)) and _wait_idle()
+            if not finished or _outcomes != [True]:
+                _applied = None
         if not finished:
-            _applied = None
             raise VoiceError(f"{profile.source}: la synthèse de « {text} » ne s'est pas terminée (voix {profile.voice!r})")
-        if _outcomes and not _outcomes[-1]:
+        if _outcomes != [True]:
             raise VoiceError(f"{profile.source}: la synthèse de « {text} » a été interrompue (voix {profile.voice!r})")
-        return errors
+        return []
 
     def _check(self, text: str, path: Path, errors: list[BaseException]) -> np.ndarray:
         voice, source = self.profile.voice, self.profile.source
@@ -184,8 +188,10 @@ def _start_engine() -> Any:
         try:
             import pyttsx3
 
-            with contextlib.redirect_stdout(io.StringIO()):
-                engine = pyttsx3.init("espeak")
+            engine = pyttsx3.init("espeak")
+            # A first, empty runAndWait() takes pyttsx3 out of its start-up state, in which
+            # setProperty() is deferred to the next run (and its errors reported only then).
+            engine.runAndWait()
         except Exception as exc:  # ImportError, OSError (no libespeak-ng), RuntimeError from espeak
             raise VoiceError(
                 f"synthèse vocale indisponible ({exc}) : installez espeak-ng (apt-get install espeak-ng) et pyttsx3"
