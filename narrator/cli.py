@@ -48,7 +48,24 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="valider le script YAML d'un jeu")
     check.add_argument("file")
     check.set_defaults(run=_check)
+    render = sub.add_parser("render", help="écrire la légende, la nuit et le début du jour dans un WAV")
+    _table_arguments(render)
+    render.add_argument("--out", required=True, help="le fichier WAV à écrire")
+    render.set_defaults(run=_render)
+    play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
+    _table_arguments(play)
+    play.set_defaults(run=_play)
     return parser
+
+
+def _table_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="JEU", help="onuw ou poudlard")
+    parser.add_argument("--players", required=True, help="les noms, dans l'ordre autour de la table : Alice,Bob,…")
+    parser.add_argument("--roles", required=True, help="les cartes en jeu (joueurs + 3) : mangemort,harry,…")
+    parser.add_argument("--minutes", type=int, help="durée du débat en minutes (défaut : celle du script)")
+    parser.add_argument("--first-game", action="store_true", help="première partie : débat plus long (001 : 10 min)")
+    parser.add_argument("--no-legend", action="store_true", help="ne pas lire la légende des personnages")
+    parser.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
 
 
 def _read(name: str) -> tuple[str, str]:
@@ -98,10 +115,77 @@ def _check(args: argparse.Namespace) -> int:
 
     text, file = _read(args.file)
     try:
-        rules = load_script(text, file)
+        script = load_script(text, file)
     except YamlError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{file} : correct ({rules.game}, {len(rules.roles)} personnages).")
+    print(f"{file} : correct ({script.rules.game}, {len(script.rules.roles)} personnages).")
+    return 0
+
+
+def _table(args: argparse.Namespace):
+    """The game's script and the narration plan for the table the arguments describe."""
+    from narrator.rules.errors import RecordError
+    from narrator.rules.record import check_setup
+    from narrator.script.game import UnknownGame, load_shipped
+    from narrator.table.announcer import plan
+
+    try:
+        script = load_shipped(args.game)
+    except UnknownGame as exc:
+        raise BadInput(str(exc)) from None
+    players = [p.strip() for p in args.players.split(",")]
+    roles = [r.strip() for r in args.roles.split(",")]
+    try:
+        check_setup(script.rules, players, roles)
+    except RecordError as exc:
+        option = "--players" if exc.path[:1] == ("players",) else "--roles"
+        raise BadInput(f"{option} : attendu : {exc.expected} ; trouvé : {exc.found}") from None
+    if args.minutes is not None and not 1 <= args.minutes <= 60:
+        raise BadInput(f"--minutes : attendu : de 1 à 60 ; trouvé : {args.minutes}")
+    minutes = args.minutes or (script.announce.first_game_minutes if args.first_game else None)
+    return plan(script.announce, roles, minutes, legend=not args.no_legend)
+
+
+def _renderer(args: argparse.Namespace):
+    from narrator.voice import Renderer, VoiceError, find_profile, load_profile
+
+    try:
+        profile = load_profile(args.voice) if args.voice.endswith((".yaml", ".yml")) else find_profile(args.voice)
+        return Renderer(profile)
+    except VoiceError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _render(args: argparse.Namespace) -> int:
+    from narrator.voice import VoiceError, write_wav
+
+    narration = _table(args)
+    try:
+        rendered = _renderer(args).render(narration.opening)
+        write_wav(args.out, rendered.pcm, rendered.rate)
+    except VoiceError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"{args.out} : écriture impossible ({exc.strerror})") from None
+    for seg in rendered.segments:
+        print(f"{seg.line_id}\t{seg.text}\t{seg.start_s:.3f}\t{seg.end_s:.3f}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from narrator.table.announcer import Announcer
+    from narrator.table.clock import RealClock
+    from narrator.voice import VoiceError, open_speaker
+
+    narration = _table(args)
+    renderer = _renderer(args)
+    speaker = open_speaker()
+    try:
+        Announcer(renderer.render, speaker, RealClock()).run(narration)
+    except VoiceError as exc:
+        raise BadInput(str(exc)) from None
+    finally:
+        speaker.close()
     return 0

@@ -16,6 +16,7 @@ ALLOWED = {
     "rules": {"rules"},
     "script": {"rules", "script", "resources"},
     "voice": {"voice", "resources"},
+    "table": {"table", "rules", "script", "voice", "listen", "resources"},
 }
 # modules that must not touch the outside world
 PURE = {"rules"}

@@ -7,7 +7,7 @@ that reads it, when the night reaches it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 
 from narrator.rules.errors import RecordError, missing
@@ -69,7 +69,6 @@ def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -
     deal = raw.get("deal")
     if not isinstance(deal, dict):
         raise RecordError(("deal",), "un mapping joueur -> carte, et center: [A, B, C]", deal)
-    roles = rules.roles
     for key in deal:
         if key != "center" and key not in players:
             raise RecordError(("deal", key), "un joueur assis à la table ou center", key)
@@ -84,23 +83,37 @@ def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -
     if not isinstance(center, list) or len(center) != 3:
         raise RecordError(("deal", "center"), "exactement trois cartes au centre", center)
     cards.extend(center)
+    n = len(players)
+    _check_deck(rules, cards, lambda i: ("deal", players[i]) if i < n else ("deal", "center", i - n), ("deal",))
+    return tuple(cards)
+
+
+def check_setup(rules: Ruleset, players: list[str], cards: list[str]) -> None:
+    """A table about to play: its names, and the cards in play (players + 3); raise `RecordError`."""
+    _players({"players": players})
+    if len(cards) != len(players) + 3:
+        raise RecordError(("roles",), f"{len(players) + 3} cartes pour {len(players)} joueurs (joueurs + 3)", len(cards))
+    _check_deck(rules, cards, lambda i: ("roles", i), ("roles",))
+
+
+def _check_deck(rules: Ruleset, cards: list, path_of: Callable[[int], tuple], whole: tuple) -> None:
+    """Known characters, no more copies than the box has, linked cards together (000, 001)."""
+    roles = rules.roles
     for i, card in enumerate(cards):
         if not isinstance(card, str) or card not in roles:
-            path = ("deal", players[i]) if i < len(players) else ("deal", "center", i - len(players))
-            raise RecordError(path, f"un personnage de {rules.game} ({', '.join(roles)})", card)
+            raise RecordError(path_of(i), f"un personnage de {rules.game} ({', '.join(roles)})", card)
     count: dict[str, int] = {}
     for card in cards:
         count[card] = count.get(card, 0) + 1
     for role_id, n in count.items():
         if n > roles[role_id].copies:
-            raise RecordError(("deal",), f"au plus {roles[role_id].copies} carte(s) {role_id}", n)
+            raise RecordError(whole, f"au plus {roles[role_id].copies} carte(s) {role_id}", n)
     for group in rules.together:
         need = Counter(group)
         if any(r in count for r in need) and any(count.get(r, 0) != need[r] for r in need):
             # 000: "Ils sont toujours deux dans la distribution initiale."; 001: "entrent toujours ensemble"
             expected = "les cartes " + " et ".join(group) + " toutes ensemble, ou aucune"
-            raise RecordError(("deal",), expected, dict(count))
-    return tuple(cards)
+            raise RecordError(whole, expected, dict(count))
 
 
 def _mapping(raw: Mapping[str, object], key: str) -> dict:

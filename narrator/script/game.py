@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import string
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
+from narrator.script.announce import Announcements, parse_announcements
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
 
@@ -43,22 +45,36 @@ def script_path(game: str) -> Path:
     return data_dir("scripts") / f"{game}.yaml"
 
 
+@dataclass(frozen=True)
+class GameScript:
+    """A game's script: the rules the engine plays, and what the narrator says."""
+
+    rules: Ruleset
+    announce: Announcements
+
+
 @cache
-def load_game(game: str) -> Ruleset:
-    """The validated `Ruleset` of a shipped game."""
+def load_shipped(game: str) -> GameScript:
+    """The validated script of a shipped game."""
     path = script_path(game)
     return load_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
 
 
-def load_script(text: str, file: str) -> Ruleset:
+def load_game(game: str) -> Ruleset:
+    """The validated `Ruleset` of a shipped game."""
+    return load_shipped(game).rules
+
+
+def load_script(text: str, file: str) -> GameScript:
     """Validate a script's text; raise `YamlError` listing every problem with file:line:column."""
     doc = load_marked(text, file)
     problems = schema_problems(doc)
     if not problems:
-        problems = _cross_checks(doc)
+        problems = _cross_checks(doc) + _announcement_checks(doc)
     if problems:
-        raise YamlError(problems)
-    return _ruleset(cast(dict, doc.data))
+        raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
+    data = cast(dict, doc.data)
+    return GameScript(_ruleset(data), parse_announcements(data))
 
 
 def _cross_checks(doc: Marked) -> list[Problem]:
@@ -98,6 +114,60 @@ def _cross_checks(doc: Marked) -> list[Problem]:
     return out
 
 
+def _announcement_checks(doc: Marked) -> list[Problem]:
+    """Every call names known characters, every waking character is called, ids are unique, templates fill."""
+    data = cast(dict[str, Any], doc.data)
+    roles = data["roles"]
+    out = []
+    called = set()
+    lines: list[tuple[tuple, dict, set[str]]] = []  # (path, line, placeholders allowed)
+    for i, item in enumerate(data["setup"]):
+        allowed = {"name", "team", "stars", "symbol"} if "legend" in item else set()
+        lines.append((("setup", i), item, allowed))
+    for i, item in enumerate(data["night"]):
+        if "call" in item:
+            for j, rid in enumerate(item["call"]):
+                if rid not in roles:
+                    out.append(doc.problem(("night", i, "call", j), f"personnage inconnu « {rid} »"))
+                called.add(rid)
+            lines += [(("night", i, "lines", j), line, set()) for j, line in enumerate(item["lines"])]
+        else:
+            lines.append((("night", i), item, set()))
+    for rid, role in roles.items():
+        if "power" in role and rid not in called:
+            out.append(doc.problem(("roles", rid), "ce personnage se réveille la nuit mais aucun « call » ne l'appelle"))
+    day = data["day"]
+    lines += [(("day", "opening", i), line, {"minutes"}) for i, line in enumerate(day["opening"])]
+    lines += [(("day", "reminders", i), line, set()) for i, line in enumerate(day["reminders"])]
+    lines += [(("day", "vote", i), line, set()) for i, line in enumerate(day["vote"])]
+    seen: dict[str, tuple] = {}
+    for path, line, allowed in lines:
+        text = line.get("say", line.get("legend"))
+        if text is None:
+            continue  # a wait
+        key = "say" if "say" in line else "legend"
+        out += _template_problems(doc, path + (key,), text, allowed)
+        if "id" in line:
+            if line["id"] in seen or line["id"].startswith("legend_"):
+                out.append(doc.problem(path + ("id",), f"identifiant « {line['id']} » déjà pris"))
+            seen[line["id"]] = path
+    shortest = min(day["discussion"]["minutes"], day["discussion"]["first_game_minutes"]) * 60
+    for i, reminder in enumerate(day["reminders"]):
+        if reminder["left"] >= shortest:
+            out.append(doc.problem(("day", "reminders", i, "left"), f"attendu : moins que la durée du débat ({shortest} s)"))
+    return out
+
+
+def _template_problems(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
+    try:
+        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return [doc.problem(path, "accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade")]
+    wrong = sorted(used - allowed)
+    hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
+    return [doc.problem(path, f"{{{name}}} inconnu ; attendu : {hint}") for name in wrong]
+
+
 def _ruleset(data: dict) -> Ruleset:
     roles = {}
     for rid, r in data["roles"].items():
@@ -124,4 +194,13 @@ def _ruleset(data: dict) -> Ruleset:
     return Ruleset(game=data["game"], roles=roles, options=options, together=together, texts=data["texts"])
 
 
-__all__ = ["ONE_NIGHT_GAMES", "UnknownGame", "YamlError", "load_game", "load_script", "script_path"]
+__all__ = [
+    "ONE_NIGHT_GAMES",
+    "GameScript",
+    "UnknownGame",
+    "YamlError",
+    "load_game",
+    "load_script",
+    "load_shipped",
+    "script_path",
+]

@@ -84,6 +84,75 @@ GAME = {
     "additionalProperties": False,
 }
 
+_LINE = {
+    "type": "object",
+    "properties": {"id": {"type": "string", "pattern": "^[a-z0-9_]+$"}, "say": _TEXT},
+    "required": ["id", "say"],
+    "additionalProperties": False,
+}
+_WAIT = {
+    "type": "object",
+    "properties": {"wait": {"type": "number", "exclusiveMinimum": 0}},
+    "required": ["wait"],
+    "additionalProperties": False,
+}
+_CALL = {
+    "type": "object",
+    "properties": {
+        "call": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "lines": {"type": "array", "items": {"oneOf": [_LINE, _WAIT]}, "minItems": 1},
+    },
+    "required": ["call", "lines"],
+    "additionalProperties": False,
+}
+_LEGEND_LINE = {
+    "type": "object",
+    "properties": {"legend": _TEXT},
+    "required": ["legend"],
+    "additionalProperties": False,
+}
+_MINUTES = {"type": "integer", "minimum": 1, "maximum": 60}
+ANNOUNCEMENTS = {
+    "setup": {"type": "array", "items": {"oneOf": [_LINE, _WAIT, _LEGEND_LINE]}, "minItems": 1},
+    "legend": {
+        "type": "object",
+        "properties": {
+            "teams": {"type": "object", "additionalProperties": _TEXT},
+            "stars": {"type": "object", "additionalProperties": _TEXT},
+            "no_symbol": {"type": "string"},
+        },
+        "required": ["teams", "stars", "no_symbol"],
+        "additionalProperties": False,
+    },
+    "night": {"type": "array", "items": {"oneOf": [_LINE, _WAIT, _CALL]}, "minItems": 1},
+    "day": {
+        "type": "object",
+        "properties": {
+            "discussion": {
+                "type": "object",
+                "properties": {"minutes": _MINUTES, "first_game_minutes": _MINUTES},
+                "required": ["minutes", "first_game_minutes"],
+                "additionalProperties": False,
+            },
+            "opening": {"type": "array", "items": {"oneOf": [_LINE, _WAIT]}, "minItems": 1},
+            "reminders": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"left": {"type": "integer", "minimum": 1}, **_LINE["properties"]},
+                    "required": ["left", "id", "say"],
+                    "additionalProperties": False,
+                },
+            },
+            "vote": {"type": "array", "items": {"oneOf": [_LINE, _WAIT]}, "minItems": 1},
+        },
+        "required": ["discussion", "opening", "reminders", "vote"],
+        "additionalProperties": False,
+    },
+}
+GAME["properties"].update(ANNOUNCEMENTS)
+GAME["required"] += ["setup", "legend", "night", "day"]
+
 _TYPES = {
     "object": "un mapping (clé: valeur)",
     "array": "une liste",
@@ -119,15 +188,43 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
     elif kind == "type":
         message = "attendu : " + _TYPES.get(expected, str(expected))
     elif kind == "oneOf":
-        message = "attendu : un texte, ou un mapping {two: …, many: …}"
+        chosen = _chosen_alternative(error)
+        if chosen is not None:  # the shape is clear (its keys are there): say what is wrong inside it
+            return [p for sub in error.context if sub.schema_path[0] == chosen for p in _explain(doc, sub)]
+        message = "attendu : " + _one_of(error.schema)
     elif kind == "propertyNames":
         return [doc.problem(path, f"identifiant invalide « {found} » ; attendu : minuscules ASCII et _")]
     elif kind == "pattern":
         message = "attendu : minuscules ASCII et _"
-    elif kind in ("minimum", "maximum"):
-        message = f"attendu : un nombre {'≥' if kind == 'minimum' else '≤'} {expected}"
+    elif kind in ("minimum", "maximum", "exclusiveMinimum"):
+        sign = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">"}[kind]
+        message = f"attendu : un nombre {sign} {expected}"
     elif kind in ("minLength", "minItems", "minProperties"):
         message = "attendu : une valeur non vide"
     else:
         message = f"attendu : {kind} {expected}"
     return [doc.problem(path, f"{message} ; trouvé : {json.dumps(found, ensure_ascii=False)}")]
+
+
+def _one_of(schema: dict) -> str:
+    """What a oneOf accepts, said in French: the keys each alternative requires."""
+    shapes = []
+    for option in schema["oneOf"]:
+        if option.get("type") == "string":
+            shapes.append("un texte")
+        else:
+            keys = option.get("required", [])
+            shapes.append("{" + ", ".join(f"{k}: …" for k in keys) + "}")
+    return " ou ".join(shapes)
+
+
+def _chosen_alternative(error: jsonschema.ValidationError) -> int | None:
+    """The one oneOf alternative whose required keys the mapping has, if exactly one."""
+    if not isinstance(error.instance, dict):
+        return None
+    fits = [
+        i
+        for i, option in enumerate(error.schema["oneOf"])
+        if option.get("required") and all(k in error.instance for k in option["required"])
+    ]
+    return fits[0] if len(fits) == 1 else None

@@ -1,0 +1,129 @@
+"""What the narrator says: a game script's setup legend, night calls and day, as lines and waits.
+
+Pure functions over the validated script: given the characters in play (dealt or in the center),
+they give the ordered `Line`s and `Wait`s to speak. A `call` block is read when any of its
+characters is in the set (001: "Si un des personnages n'est pas en jeu, sauter simplement le
+paragraphe"), with the same waits whether the card was dealt or lies in the center.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One sentence to speak; `id` names it for a recorded voice pack and the timeline."""
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Silence, in seconds, before the next line."""
+
+    seconds: float
+
+
+Step = Line | Wait
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """The lines of one night call, read only when one of `roles` is in play."""
+
+    roles: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A line spoken when `left` seconds of the debate remain."""
+
+    left: int
+    line: Line
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    name: str
+    team: str
+    stars: str
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
+class Announcements:
+    """Everything a game's script makes the narrator say, before the words are filled in."""
+
+    setup: tuple[Step | str, ...]  # a str is the legend template, repeated per character in play
+    legend: Mapping[str, LegendEntry]  # role id -> what its legend line says, in script order
+    night: tuple[Step | Call, ...]
+    minutes: int
+    first_game_minutes: int
+    opening: tuple[Step, ...]
+    reminders: tuple[Reminder, ...]
+    vote: tuple[Step, ...]
+
+    def setup_steps(self, in_play: Iterable[str]) -> list[Step]:
+        """The legend of the characters in play: name, team, difficulty, tactile symbol (001 "Adaptation")."""
+        present = set(in_play)
+        out: list[Step] = []
+        for step in self.setup:
+            if isinstance(step, str):
+                for rid, entry in self.legend.items():
+                    if rid in present:
+                        text = step.format(name=entry.name, team=entry.team, stars=entry.stars, symbol=entry.symbol)
+                        out.append(Line(f"legend_{rid}", text[:1].upper() + text[1:]))
+            else:
+                out.append(step)
+        return out
+
+    def night_steps(self, in_play: Iterable[str]) -> list[Step]:
+        """The night, skipping the calls of characters not in play."""
+        present = set(in_play)
+        out: list[Step] = []
+        for step in self.night:
+            if isinstance(step, Call):
+                if present.intersection(step.roles):
+                    out.extend(step.steps)
+            else:
+                out.append(step)
+        return out
+
+    def opening_steps(self, minutes: int) -> list[Step]:
+        """The day's first lines, with the debate's length said."""
+        return [Line(s.id, s.text.format(minutes=minutes)) if isinstance(s, Line) else s for s in self.opening]
+
+
+def parse_announcements(data: Mapping) -> Announcements:
+    """Build `Announcements` from a script that passed the schema and cross-checks."""
+    legend = data["legend"]
+    entries = {}
+    for rid, role in data["roles"].items():
+        entries[rid] = LegendEntry(
+            name=role["name"],
+            team=legend["teams"].get(role.get("team", ""), ""),
+            stars=legend["stars"].get(role.get("stars"), ""),
+            symbol=role.get("symbol", legend["no_symbol"]),
+        )
+    day = data["day"]
+    return Announcements(
+        setup=tuple(item["legend"] if "legend" in item else _step(item) for item in data["setup"]),
+        legend=entries,
+        night=tuple(
+            Call(tuple(item["call"]), tuple(_step(s) for s in item["lines"])) if "call" in item else _step(item)
+            for item in data["night"]
+        ),
+        minutes=day["discussion"]["minutes"],
+        first_game_minutes=day["discussion"]["first_game_minutes"],
+        opening=tuple(_step(s) for s in day["opening"]),
+        reminders=tuple(Reminder(r["left"], Line(r["id"], r["say"])) for r in day["reminders"]),
+        vote=tuple(_step(s) for s in day["vote"]),
+    )
+
+
+def _step(item: Mapping) -> Step:
+    return Wait(float(item["wait"])) if "wait" in item else Line(item["id"], item["say"])

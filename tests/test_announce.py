@@ -1,0 +1,207 @@
+"""The spoken night and day: which lines, in which order, with which waits, at which times."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from audio_server import speech_spans
+
+from narrator.script.announce import Line, Wait
+from narrator.script.game import load_shipped
+from narrator.table.announcer import Announcer, plan
+from narrator.table.clock import FakeClock
+from narrator.voice import MARGIN_S, Pause, Rendered, Say, read_wav
+from narrator.voice import plan as lay_out
+
+POUDLARD = load_shipped("poudlard")
+ONUW = load_shipped("onuw")
+
+
+def ids(steps) -> list[str]:
+    return [s.id for s in steps if isinstance(s, Line)]
+
+
+def test_poudlard_calls_in_wake_order_and_skips_absent_characters() -> None:
+    # 001: "Si un des personnages n'est pas en jeu, sauter simplement le paragraphe."
+    night = POUDLARD.announce.night_steps(["mangemort", "mangemort", "hermione", "ron", "minerva", "eleve"])
+    assert ids(night) == [
+        "night_start",
+        "mangemorts_wake", "mangemorts_alone", "mangemorts_sleep",
+        "hermione_wake", "hermione_sleep",
+        "ron_wake", "ron_sleep",
+        "minerva_wake", "minerva_sleep",
+    ]  # fmt: skip
+    assert night[1] == Line("mangemorts_wake", "Mangemorts, réveillez-vous et reconnaissez-vous.")
+    # 001: "Attendre 5 secondes. Puis annoncer « Mangemorts, fermez les yeux. »"
+    assert night[3:5] == [Wait(5.0), Line("mangemorts_sleep", "Mangemorts, fermez les yeux.")]
+
+
+def test_every_poudlard_announcement_is_the_rulebooks_word_for_word() -> None:
+    rulebook = (Path(__file__).parent / "rulebooks" / "001_208a09780179c69b.txt").read_text(encoding="utf-8")
+    rulebook = rulebook.replace("\u2019", "'")
+    every = POUDLARD.announce.night_steps(POUDLARD.rules.roles)
+    for line in every:
+        if isinstance(line, Line):
+            assert line.text in rulebook, line.id
+
+
+def test_onuw_night_has_the_doppelganger_first_and_its_insomniac_turn_last() -> None:
+    # 000 3a: "i) Le Doppelgänger agit …" … "x) Le Doppelgänger-insomniaque est averti de son identité finale."
+    all_roles = list(ONUW.rules.roles)
+    night = ids(ONUW.announce.night_steps(all_roles))
+    assert night[1] == "doppelganger_wake" and night[-2:] == [
+        "doppelganger_insomniaque_wake",
+        "doppelganger_insomniaque_sleep",
+    ]
+    order = [i.split("_")[0] for i in night[1:-2] if i.endswith("_wake")]
+    assert order == [
+        "doppelganger",
+        "loups",
+        "traitre",
+        "macons",
+        "voyante",
+        "voleur",
+        "merdeux",
+        "saoulon",
+        "insomniaque",
+    ]
+
+
+def test_the_night_is_the_same_whichever_cards_lie_in_the_center() -> None:
+    # the length of the night must not tell the table which cards are in the middle
+    cards = ["loup", "loup", "voyante", "voleur", "doppelganger", "insomniaque", "villageois", "tannelier"]
+    narrations = set()
+    for deal in itertools.islice(itertools.permutations(cards), 0, 5000, 97):
+        narration = plan(ONUW.announce, list(deal))
+        narrations.add(tuple(narration.opening))
+    assert len(narrations) == 1
+
+
+def test_waits_are_exact_in_the_laid_out_timeline() -> None:
+    narration = plan(POUDLARD.announce, ["mangemort", "harry", "eleve", "eleve", "luna", "ginny"], legend=False)
+    says = [i for i in narration.opening if isinstance(i, Say)]
+    rng = random.Random(3)
+    durations = [rng.uniform(0.5, 6.0) for _ in says]
+    timeline = lay_out(narration.opening, durations, wait_multiplier=1.5)
+    by_id = {s.line_id: s for s in timeline.segments}
+    for call in ("mangemorts", "harry"):
+        gap = by_id[f"{call}_sleep"].start_s - by_id[[k for k in by_id if k.startswith(call)][-2]].end_s
+        assert gap == pytest.approx(5.0 * 1.5)
+    assert "luna" not in " ".join(by_id) and "ginny" not in " ".join(by_id)  # sleepers are never called
+    assert timeline.duration_s == pytest.approx(sum(durations) + 2 * 5.0 * 1.5)
+
+
+class RecordingSpeaker:
+    """Notes when each line starts on the fake clock; playing takes the audio's duration."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.heard: list[tuple[float, str]] = []
+
+    def play(self, rendered: Rendered) -> None:
+        start = self.clock.now()
+        self.heard += [(start + s.start_s, s.line_id) for s in rendered.segments]
+        self.clock.advance(rendered.duration_s)
+
+    def close(self) -> None:
+        pass
+
+
+def fake_render(items) -> Rendered:
+    """One second per line: enough to check the session's timing without audio."""
+    import numpy as np
+
+    from narrator.voice import assemble
+
+    clips = [np.ones(100, np.int16) for i in items if isinstance(i, Say)]
+    return assemble(items, clips, 100)
+
+
+@pytest.mark.parametrize("minutes,first_game,expected", [(None, False, 5), (None, True, 10), (3, False, 3)])
+def test_the_day_timer_reminds_on_time_then_calls_the_vote(minutes, first_game, expected) -> None:
+    # 001: "Vous avez maintenant 5 minutes pour discuter entre vous." / "Commencez par 10 minutes au début"
+    announce = POUDLARD.announce
+    narration = plan(announce, ["mangemort", "eleve", "eleve", "harry"], minutes or (10 if first_game else None))
+    assert narration.minutes == expected
+    clock = FakeClock(1000.0)
+    speaker = RecordingSpeaker(clock)
+    events = []
+    Announcer(fake_render, speaker, clock).run(narration, events.append)
+    assert events == ["night", "debate", "vote"]
+    heard = dict((line, t) for t, line in speaker.heard)
+    debate_start = heard["discussion_start"] + 1.0  # the debate starts when the opening has been said
+    assert heard["one_minute_left"] == pytest.approx(debate_start + expected * 60 - 60)
+    assert heard["ten_seconds_left"] == pytest.approx(debate_start + expected * 60 - 10)
+    assert heard["vote_call"] == pytest.approx(debate_start + expected * 60)
+    said = [line for _, line in speaker.heard]
+    assert said.index("discussion_start") < said.index("one_minute_left") < said.index("vote_call")
+    assert f"{expected} minutes" in next(
+        i.text for i in narration.opening if isinstance(i, Say) and i.line_id == "discussion_start"
+    )
+
+
+def narrator(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "narrator", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_render_writes_the_wav_and_prints_a_timeline_that_matches_its_audio(tmp_path: Path) -> None:
+    out = tmp_path / "nuit.wav"
+    run = narrator(
+        "render", "poudlard", "--players", "Ana,Ben,Cleo", "--roles", "mangemort,sirius,hermione,eleve,eleve,minerva",
+        "--out", str(out),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    rows = [line.split("\t") for line in run.stdout.splitlines()]
+    assert all(len(r) == 4 for r in rows)
+    assert [r[0] for r in rows][:2] == ["setup_intro", "legend_mangemort"]
+    assert rows[-1][0] == "discussion_start"
+    pcm, rate = read_wav(out)
+    # speech found in the audio by its energy, against the printed timeline (lines closer than the
+    # detector's merge gap count as one stretch of speech)
+    expected: list[list[float]] = []
+    for _, _, start, end in rows:
+        a, b = float(start) + MARGIN_S, float(end) - MARGIN_S
+        if expected and a - expected[-1][1] < 0.45:
+            expected[-1][1] = b
+        else:
+            expected.append([a, b])
+    found = speech_spans(pcm, rate)
+    assert len(found) == len(expected)
+    worst = max(max(abs(f[0] - e[0]), abs(f[1] - e[1])) for f, e in zip(found, expected))
+    assert worst <= 0.05
+    assert len(pcm) / rate == pytest.approx(float(rows[-1][3]), abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["zombie", "--players", "Ana,Ben,Cleo", "--roles", "loup"], "jeu inconnu « zombie »"),
+        (
+            ["onuw", "--players", "Ana,Ben,Cleo", "--roles", "loup,loup,voyante,voleur,dragon,villageois"],
+            "--roles : attendu : un personnage de onuw",
+        ),
+        (["onuw", "--players", "Ana,Ben,Cleo", "--roles", "loup,loup,voyante"], "--roles : attendu : 6 cartes pour 3 joueurs"),
+        (
+            ["onuw", "--players", "Ana,Ana,Cleo", "--roles", "loup,loup,voyante,voleur,villageois,villageois"],
+            "--players : attendu : des noms tous différents ; trouvé : Ana",
+        ),
+        (
+            ["poudlard", "--players", "Ana,,Cleo", "--roles", "mangemort,eleve,eleve,eleve,harry,ron"],
+            "--players : attendu : un nom",
+        ),
+        (
+            ["poudlard", "--players", "Ana,Ben,Cleo", "--roles", "mangemort,fred,eleve,eleve,harry,ron"],
+            "fred et george toutes ensemble",
+        ),
+    ],
+)
+def test_bad_table_is_one_french_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    run = narrator("render", *args, "--out", str(tmp_path / "x.wav"))
+    assert run.returncode == 2 and run.stdout == ""
+    assert len(run.stderr.splitlines()) == 1 and message in run.stderr, run.stderr
+    assert not (tmp_path / "x.wav").exists()
