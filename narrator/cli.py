@@ -54,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     render.set_defaults(run=_render)
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play)
+    play.add_argument("--wav", help="enregistrer aussi toute la narration dans ce fichier WAV")
     play.set_defaults(run=_play)
     return parser
 
@@ -61,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
 def _table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="JEU", help="onuw ou poudlard")
     parser.add_argument("--players", required=True, help="les noms, dans l'ordre autour de la table : Alice,Bob,…")
-    parser.add_argument("--roles", required=True, help="les cartes en jeu (joueurs + 3) : mangemort,harry,…")
+    cards = parser.add_mutually_exclusive_group(required=True)
+    cards.add_argument("--roles", help="les cartes en jeu (joueurs + 3) : mangemort,harry,…")
+    cards.add_argument("--scenario", help="un jeu de cartes tout prêt du script (ex. premiere_annee)")
     parser.add_argument("--minutes", type=int, help="durée du débat en minutes (défaut : celle du script)")
     parser.add_argument("--first-game", action="store_true", help="première partie : débat plus long (001 : 10 min)")
     parser.add_argument("--no-legend", action="store_true", help="ne pas lire la légende des personnages")
@@ -136,7 +139,10 @@ def _table(args: argparse.Namespace):
     except UnknownGame as exc:
         raise BadInput(str(exc)) from None
     players = [p.strip() for p in args.players.split(",")]
-    roles = [r.strip() for r in args.roles.split(",")]
+    if args.scenario is not None:
+        roles = _scenario_cards(script.announce.scenarios, args.scenario, len(players))
+    else:
+        roles = [r.strip() for r in args.roles.split(",")]
     try:
         check_setup(script.rules, players, roles)
     except RecordError as exc:
@@ -146,6 +152,17 @@ def _table(args: argparse.Namespace):
         raise BadInput(f"--minutes : attendu : de 1 à 60 ; trouvé : {args.minutes}")
     minutes = args.minutes or (script.announce.first_game_minutes if args.first_game else None)
     return plan(script.announce, roles, minutes, legend=not args.no_legend)
+
+
+def _scenario_cards(scenarios, name: str, players: int) -> list[str]:
+    if name not in scenarios:
+        known = ", ".join(scenarios) or "aucun"
+        raise BadInput(f"--scenario : scénario inconnu « {name} » ; attendu : {known}")
+    by_count = scenarios[name]
+    if players not in by_count:
+        counts = ", ".join(str(n) for n in sorted(by_count))
+        raise BadInput(f"--scenario {name} : prévu pour {counts} joueurs ; trouvé : {players} joueurs")
+    return list(by_count[players])
 
 
 def _renderer(args: argparse.Namespace):
@@ -177,11 +194,15 @@ def _render(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from narrator.table.announcer import Announcer
     from narrator.table.clock import RealClock
-    from narrator.voice import VoiceError, open_speaker
+    from narrator.table.speakers import table_speaker
+    from narrator.voice import VoiceError
 
     narration = _table(args)
     renderer = _renderer(args)
-    speaker = open_speaker()
+    try:
+        speaker = table_speaker(args.wav)
+    except OSError as exc:
+        raise BadInput(f"{args.wav} : écriture impossible ({exc.strerror})") from None
     try:
         Announcer(renderer.render, speaker, RealClock()).run(narration)
     except VoiceError as exc:

@@ -205,3 +205,22 @@ def test_bad_table_is_one_french_line_and_exit_2(tmp_path: Path, args: list[str]
     assert run.returncode == 2 and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1 and message in run.stderr, run.stderr
     assert not (tmp_path / "x.wav").exists()
+
+
+def test_without_a_sound_card_the_table_gets_the_console_and_a_wav(tmp_path: Path) -> None:
+    # DESIGN §1: "On a machine with no sound card it still works: speech goes to WAV files and the
+    # transcript to the terminal." No PulseAudio server reachable here: PortAudio finds no output.
+    code = (
+        "import numpy as np; from narrator.table.speakers import table_speaker;"
+        "from narrator.voice import Say, assemble;"
+        "s = table_speaker(None); items = [Say('a', 'Fermez tous les yeux.')];"
+        "s.play(assemble(items, [np.full(2205, 1000, np.int16)], 22050)); s.close()"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PULSE_SERVER": "unix:/nonexistent", "HOME": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith("Pas de carte son utilisable")
+    assert "narrateur.wav" in run.stderr
+    assert "00:00.00  Fermez tous les yeux." in run.stdout
+    pcm, rate = read_wav(tmp_path / "narrateur.wav")
+    assert rate == 22050 and len(pcm) == 2205

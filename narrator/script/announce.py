@@ -66,6 +66,7 @@ class Announcements:
     opening: tuple[Step, ...]
     reminders: tuple[Reminder, ...]
     vote: tuple[Step, ...]
+    scenarios: Mapping[str, Mapping[int, tuple[str, ...]]]  # name -> players -> cards in play
 
     def setup_steps(self, in_play: Iterable[str]) -> list[Step]:
         """The legend of the characters in play: name, team, difficulty, tactile symbol (001 "Adaptation")."""
@@ -122,6 +123,10 @@ def parse_announcements(data: Mapping) -> Announcements:
         opening=tuple(_step(s) for s in day["opening"]),
         reminders=tuple(Reminder(r["left"], Line(r["id"], r["say"])) for r in day["reminders"]),
         vote=tuple(_step(s) for s in day["vote"]),
+        scenarios={
+            name: {count: tuple(cards) for count, cards in scenario["players"].items()}
+            for name, scenario in data.get("scenarios", {}).items()
+        },
     )
 
 

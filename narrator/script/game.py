@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from narrator.resources import data_dir
+from narrator.rules.errors import RecordError
+from narrator.rules.record import check_setup
 from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
 from narrator.script.announce import Announcements, parse_announcements
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
@@ -151,6 +153,17 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
             if line["id"] in seen or line["id"].startswith("legend_"):
                 out.append(doc.problem(path + ("id",), f"identifiant « {line['id']} » déjà pris"))
             seen[line["id"]] = path
+    for name, scenario in data.get("scenarios", {}).items():
+        for count, cards in scenario["players"].items():
+            where = ("scenarios", name, "players", count)
+            if not isinstance(count, int) or count < 1:
+                out.append(doc.problem(where, f"attendu : un nombre de joueurs ; trouvé : {count}", at_key=True))
+                continue
+            try:
+                check_setup(_ruleset(data), [f"joueur {i + 1}" for i in range(count)], cards)
+            except RecordError as exc:
+                sub = exc.path[1:] if exc.path[:1] == ("roles",) else ()
+                out.append(doc.problem(where + sub, f"attendu : {exc.expected} ; trouvé : {exc.found}"))
     shortest = min(day["discussion"]["minutes"], day["discussion"]["first_game_minutes"]) * 60
     for i, reminder in enumerate(day["reminders"]):
         if reminder["left"] >= shortest:

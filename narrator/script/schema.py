@@ -150,6 +150,23 @@ ANNOUNCEMENTS = {
         "additionalProperties": False,
     },
 }
+ANNOUNCEMENTS["scenarios"] = {
+    "type": "object",
+    "propertyNames": {"pattern": "^[a-z0-9_]+$"},
+    "additionalProperties": {
+        "type": "object",
+        "properties": {
+            "title": _TEXT,
+            "players": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}, "minItems": 4},
+                "minProperties": 1,
+            },
+        },
+        "required": ["title", "players"],
+        "additionalProperties": False,
+    },
+}
 GAME["properties"].update(ANNOUNCEMENTS)
 GAME["required"] += ["setup", "legend", "night", "day"]
 

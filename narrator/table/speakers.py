@@ -1,0 +1,35 @@
+"""Choosing where the narration goes: the sound card, else the console and a WAV file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from narrator.voice import ConsoleSpeaker, Rendered, Speaker, WavSpeaker, open_speaker
+
+FALLBACK_WAV = "narrateur.wav"
+
+
+class Tee:
+    """Plays the same narration on several speakers, one after the other (only the last may be real time)."""
+
+    def __init__(self, *speakers: Speaker) -> None:
+        self.speakers = speakers
+
+    def play(self, rendered: Rendered) -> None:
+        for speaker in self.speakers:
+            speaker.play(rendered)
+
+    def close(self) -> None:
+        for speaker in self.speakers:
+            speaker.close()
+
+
+def table_speaker(wav: str | None, notice: TextIO = sys.stderr) -> Speaker:
+    """The sound card (plus `wav` if asked); without one, the console in real time and a WAV file."""
+    speaker = open_speaker(notice=notice)
+    if isinstance(speaker, ConsoleSpeaker) and wav is None:
+        wav = FALLBACK_WAV
+        print(f"La narration est aussi enregistrée dans {Path(wav).resolve()}.", file=notice)
+    return Tee(WavSpeaker(wav), speaker) if wav else speaker  # the file first: it has each line as soon as it is said
