@@ -17,6 +17,7 @@ ALLOWED = {
     "script": {"rules", "script", "resources"},
     "voice": {"voice", "resources"},
     "table": {"table", "rules", "script", "voice", "listen", "resources"},
+    "listen": {"listen", "script", "rules", "resources"},
 }
 # modules that must not touch the outside world
 PURE = {"rules"}

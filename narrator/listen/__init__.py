@@ -1,0 +1,1 @@
+"""Voice in: ears (microphone, files, keyboard, scripts) and French text -> commands."""
