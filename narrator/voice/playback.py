@@ -8,6 +8,8 @@ import threading
 import time
 from typing import Any, TextIO
 
+import numpy as np
+
 from .errors import NoSoundCard, VoiceError
 from .pcm import SAMPLE_RATE
 from .ports import Speaker
@@ -36,6 +38,13 @@ class SoundDeviceSpeaker:
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
             raise NoSoundCard(f"aucune sortie audio : {exc}") from None
+        # Some outputs take their time to start pulling samples (PulseAudio's null sink: about
+        # 2 s). Wait for that now, once, so that play() returns when its audio has been heard.
+        try:
+            self.play(Rendered(np.zeros(round(rate * 0.05), np.int16), rate, ()))
+        except VoiceError as exc:
+            self._stream.close()
+            raise NoSoundCard(str(exc)) from None
 
     def play(self, rendered: Rendered) -> None:
         """Play the audio and return when it has been heard (blocks for its duration)."""

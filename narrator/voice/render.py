@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -30,7 +30,7 @@ class Renderer:
         says = [item for item in items if isinstance(item, Say) and item not in self._clips]
         synthesized = [say for say in says if self.recording(say) is None]
         for say, pcm in zip(synthesized, self.tts.render_all(say.text for say in synthesized)):
-            self._clips[say] = trim(pcm)
+            self._clips[say] = trim(pcm)  # never silent: Tts checked it before caching it
         for say in says:
             path = self.recording(say)
             if path is not None:

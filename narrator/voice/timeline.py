@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 import numpy as np
 
@@ -31,7 +31,7 @@ class Pause:
             raise ValueError(f"Pause : durée négative ou invalide ({self.seconds!r})")
 
 
-Item = Union[Say, Pause]
+Item = Say | Pause
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import io
@@ -10,8 +11,9 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +55,9 @@ class Tts:
 
     def path_for(self, text: str) -> Path:
         """The cache file of `text` spoken with this profile."""
-        key = json.dumps({"v": CACHE_VERSION, "text": text, **self.profile.tts_key()}, sort_keys=True, ensure_ascii=False)
+        key = json.dumps(
+            {"v": CACHE_VERSION, "text": text, **self.profile.tts_key()}, sort_keys=True, ensure_ascii=False
+        )
         return self.cache / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.wav"
 
     def render(self, text: str) -> np.ndarray:
@@ -86,33 +90,23 @@ class Tts:
         wanted = {"voice": profile.voice, "rate": profile.rate, "volume": profile.volume, "pitch": profile.pitch}
         with _lock, contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to …"
             engine = _start_engine()
-            _errors.clear()
-            if wanted != _applied:
+            for _attempt in range(3):
+                errors = _apply(engine, wanted)
+                if errors:
+                    return errors
+                finished = _run(engine, text, path)
+                if finished and _outcomes[0]:
+                    return []  # the WAV is complete (a cancel reported after it is harmless)
                 _applied = None
-                for name, value in wanted.items():
-                    engine.setProperty(name, value)  # applied at once: the engine is warmed up
-                if _errors:
-                    return list(_errors)
-                # espeak queues parameter changes in its own thread; runAndWait() would cancel
-                # them (and then the line) if it found espeak still busy with them.
-                if not _wait_idle():
-                    raise VoiceError(f"{profile.source}: espeak-ng ne répond plus (voix {profile.voice!r})")
-                _applied = wanted
-            # One save_to_file per runAndWait: with two, pyttsx3 writes only the last file.
-            engine.save_to_file(text, str(path))
-            _finished.clear()
-            _outcomes.clear()
-            engine.runAndWait()
-            # The WAV is written (and "Audio saved" printed) from espeak's thread: wait for its
-            # end-of-utterance event, then for espeak to be idle before the next line.
-            finished = _finished.wait(_timeout_s(text)) and _wait_idle()
-            if not finished or _outcomes != [True]:
-                _applied = None
+                if not finished:
+                    break
+                # A stale stop flag in pyttsx3 cancelled the line; iterate() has cleared it, so
+                # one more try is clean.
         if not finished:
-            raise VoiceError(f"{profile.source}: la synthèse de « {text} » ne s'est pas terminée (voix {profile.voice!r})")
-        if _outcomes != [True]:
-            raise VoiceError(f"{profile.source}: la synthèse de « {text} » a été interrompue (voix {profile.voice!r})")
-        return []
+            raise VoiceError(
+                f"{profile.source}: la synthèse de « {text} » ne s'est pas terminée (voix {profile.voice!r})"
+            )
+        raise VoiceError(f"{profile.source}: la synthèse de « {text} » a été interrompue (voix {profile.voice!r})")
 
     def _check(self, text: str, path: Path, errors: list[BaseException]) -> np.ndarray:
         voice, source = self.profile.voice, self.profile.source
@@ -130,7 +124,9 @@ class Tts:
             raise VoiceError(f"{source}: la synthèse a écrit du {rate} Hz au lieu de {SAMPLE_RATE} Hz pour « {text} »")
         span = sound_span(pcm)
         if span is None or rms(pcm) < SILENCE_RMS:
-            raise VoiceError(f"{source}: la voix {voice!r} a produit un son muet pour « {text} » (voix mbrola absente ?)")
+            raise VoiceError(
+                f"{source}: la voix {voice!r} a produit un son muet pour « {text} » (voix mbrola absente ?)"
+            )
         spoken = (span[1] - span[0]) / rate
         low, high = _plausible_seconds(text, self.profile.rate)
         if not low <= spoken <= high:
@@ -163,6 +159,36 @@ def _timeout_s(text: str) -> float:
     return 10.0 + len(text) * 0.01
 
 
+def _apply(engine: Any, wanted: dict[str, Any]) -> list[BaseException]:
+    global _applied
+    if wanted == _applied:
+        return []
+    _applied = None
+    _errors.clear()
+    for name, value in wanted.items():
+        engine.setProperty(name, value)  # applied at once: the engine is warmed up
+    if _errors:
+        return list(_errors)
+    # espeak queues parameter changes for its own thread; runAndWait() would cancel them (and
+    # then the line) if it found espeak still busy with them.
+    if not _wait_idle():
+        raise VoiceError("espeak-ng ne répond plus")
+    _applied = wanted
+    return []
+
+
+def _run(engine: Any, text: str, path: Path) -> bool:
+    # One save_to_file per runAndWait: with two, pyttsx3 writes only the last file.
+    engine.save_to_file(text, str(path))
+    _finished.clear()
+    _outcomes.clear()
+    engine.runAndWait()
+    # pyttsx3 starts espeak in its asynchronous mode: the WAV is written (and "Audio saved to"
+    # printed) from espeak's thread, and the first runAndWait() returns before that. Wait for
+    # the end-of-utterance event, then for espeak to be idle before the next line.
+    return _finished.wait(_timeout_s(text)) and _wait_idle()
+
+
 def _wait_idle(timeout_s: float = 5.0) -> bool:
     # The end-of-utterance event comes from inside espeak's callback, before espeak is idle.
     # If the next runAndWait() starts then, pyttsx3's endLoop sees espeak "playing", sets a
@@ -191,7 +217,11 @@ def _start_engine() -> Any:
             engine = pyttsx3.init("espeak")
             # A first, empty runAndWait() takes pyttsx3 out of its start-up state, in which
             # setProperty() is deferred to the next run (and its errors reported only then).
+            # Wait for the driver's own start-up settings first: if runAndWait() finds espeak
+            # busy, it leaves a stop flag that cancels a later line.
+            _wait_idle()
             engine.runAndWait()
+            _wait_idle()
         except Exception as exc:  # ImportError, OSError (no libespeak-ng), RuntimeError from espeak
             raise VoiceError(
                 f"synthèse vocale indisponible ({exc}) : installez espeak-ng (apt-get install espeak-ng) et pyttsx3"
@@ -199,4 +229,12 @@ def _start_engine() -> Any:
         engine.connect("error", lambda exception=None, **_: _errors.append(exception))
         engine.connect("finished-utterance", _on_finished)
         _engine = engine
+        atexit.register(_drop_engine)
     return _engine
+
+
+def _drop_engine() -> None:
+    # pyttsx3's DriverProxy.__del__ fails noisily ("Exception ignored …") when it runs during
+    # interpreter shutdown; release the engine while the modules it needs are still there.
+    global _engine
+    _engine = None

@@ -1,0 +1,79 @@
+"""Seconds of narration rendered per second of wall time: pyttsx3 (our path) vs bare espeak-ng -w.
+
+Run: python benchmarks/render.py   (cold cache: a fresh temporary folder, a fresh engine)
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from narrator.voice import Tts, find_profile, read_wav  # noqa: E402
+
+# A typical one-night text, fixed here (not read from scripts/) so figures stay comparable.
+NIGHT = [
+    "Tout le monde ferme les yeux.",
+    "Doppelgänger, réveille-toi et regarde la carte d'un autre joueur.",
+    "Doppelgänger, rendors-toi.",
+    "Loups-garous, réveillez-vous et regardez-vous.",
+    "Si tu es le seul loup-garou, tu peux regarder une carte du centre.",
+    "Loups-garous, rendormez-vous.",
+    "Sbire, réveille-toi. Loups-garous, levez le pouce pour que le sbire vous voie.",
+    "Francs-maçons, réveillez-vous et regardez-vous.",
+    "Voyante, réveille-toi. Tu peux regarder la carte d'un autre joueur ou deux cartes du centre.",
+    "Voleur, réveille-toi. Tu peux échanger ta carte avec celle d'un autre joueur, puis la regarder.",
+    "Noiseuse, réveille-toi. Tu peux échanger les cartes de deux autres joueurs.",
+    "Soûlard, réveille-toi et échange ta carte avec une carte du centre, sans la regarder.",
+    "Insomniaque, réveille-toi et regarde ta carte.",
+    "Tout le monde se réveille.",
+    "Vous avez cinq minutes pour trouver les loups-garous. Bonne chance !",
+]
+
+
+def seconds_of(pcm_and_rate: tuple) -> float:
+    pcm, rate = pcm_and_rate
+    return len(pcm) / rate
+
+
+def main() -> None:
+    profile = find_profile("fr")
+    with tempfile.TemporaryDirectory() as folder:
+        tts = Tts(profile, Path(folder) / "cache")
+        started = time.perf_counter()
+        clips = tts.render_all(NIGHT)  # includes the engine's start-up, as a session pays it
+        ours_s = time.perf_counter() - started
+        narration_s = sum(len(clip) for clip in clips) / 22050
+
+        warm = Tts(profile, Path(folder) / "cache2")  # engine already up: synthesis only
+        started = time.perf_counter()
+        warm.render_all(NIGHT)
+        warm_s = time.perf_counter() - started
+
+        espeak = shutil.which("espeak-ng")
+        if espeak is None:
+            sys.exit("espeak-ng absent : apt-get install espeak-ng")
+        volume = str(round(profile.volume * 100))
+        started = time.perf_counter()
+        bare_s_of_audio = 0.0
+        for index, text in enumerate(NIGHT):
+            out = Path(folder) / f"bare{index}.wav"
+            command = [espeak, "-v", profile.voice, "-s", str(profile.rate), "-a", volume, "-p", str(profile.pitch)]
+            subprocess.run([*command, "-w", str(out), text], check=True)
+            bare_s_of_audio += seconds_of(read_wav(out))
+        bare_s = time.perf_counter() - started
+
+    print(f"{len(NIGHT)} lignes, {narration_s:.1f} s de narration (espeak-ng nu : {bare_s_of_audio:.1f} s)")
+    print(f"pyttsx3, cache vide, moteur à démarrer : {ours_s:.3f} s → {narration_s / ours_s:.0f}× le temps réel")
+    print(f"pyttsx3, cache vide, moteur démarré    : {warm_s:.3f} s → {narration_s / warm_s:.0f}× le temps réel")
+    print(f"espeak-ng -w, un processus par ligne   : {bare_s:.3f} s → {bare_s_of_audio / bare_s:.0f}× le temps réel")
+    print(f"rapport pyttsx3 / espeak-ng (temps)    : {ours_s / bare_s:.2f} (moteur démarré : {warm_s / bare_s:.2f})")
+
+
+if __name__ == "__main__":
+    main()
