@@ -15,7 +15,7 @@ from narrator.script.announce import Line, Wait
 from narrator.script.game import load_shipped
 from narrator.table.announcer import Announcer, plan
 from narrator.table.clock import FakeClock
-from narrator.voice import MARGIN_S, Pause, Rendered, Say, read_wav
+from narrator.voice import MARGIN_S, Rendered, Say, read_wav
 from narrator.voice import plan as lay_out
 
 POUDLARD = load_shipped("poudlard")
@@ -185,7 +185,10 @@ def test_render_writes_the_wav_and_prints_a_timeline_that_matches_its_audio(tmp_
             ["onuw", "--players", "Ana,Ben,Cleo", "--roles", "loup,loup,voyante,voleur,dragon,villageois"],
             "--roles : attendu : un personnage de onuw",
         ),
-        (["onuw", "--players", "Ana,Ben,Cleo", "--roles", "loup,loup,voyante"], "--roles : attendu : 6 cartes pour 3 joueurs"),
+        (
+            ["onuw", "--players", "Ana,Ben,Cleo", "--roles", "loup,loup,voyante"],
+            "--roles : attendu : 6 cartes pour 3 joueurs",
+        ),
         (
             ["onuw", "--players", "Ana,Ana,Cleo", "--roles", "loup,loup,voyante,voleur,villageois,villageois"],
             "--players : attendu : des noms tous différents ; trouvé : Ana",
@@ -217,7 +220,9 @@ def test_without_a_sound_card_the_table_gets_the_console_and_a_wav(tmp_path: Pat
         "s.play(assemble(items, [np.full(2205, 1000, np.int16)], 22050)); s.close()"
     )
     env = {"PATH": "/usr/bin:/bin", "PULSE_SERVER": "unix:/nonexistent", "HOME": str(tmp_path)}
-    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     assert run.stderr.startswith("Pas de carte son utilisable")
     assert "narrateur.wav" in run.stderr

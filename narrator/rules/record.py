@@ -92,7 +92,9 @@ def check_setup(rules: Ruleset, players: list[str], cards: list[str]) -> None:
     """A table about to play: its names, and the cards in play (players + 3); raise `RecordError`."""
     _players({"players": players})
     if len(cards) != len(players) + 3:
-        raise RecordError(("roles",), f"{len(players) + 3} cartes pour {len(players)} joueurs (joueurs + 3)", len(cards))
+        raise RecordError(
+            ("roles",), f"{len(players) + 3} cartes pour {len(players)} joueurs (joueurs + 3)", len(cards)
+        )
     _check_deck(rules, cards, lambda i: ("roles", i), ("roles",))
 
 

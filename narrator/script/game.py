@@ -10,8 +10,8 @@ from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.errors import RecordError
-from narrator.rules.record import check_setup
 from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
+from narrator.rules.record import check_setup
 from narrator.script.announce import Announcements, parse_announcements
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
@@ -137,7 +137,9 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
             lines.append((("night", i), item, set()))
     for rid, role in roles.items():
         if "power" in role and rid not in called:
-            out.append(doc.problem(("roles", rid), "ce personnage se réveille la nuit mais aucun « call » ne l'appelle"))
+            out.append(
+                doc.problem(("roles", rid), "ce personnage se réveille la nuit mais aucun « call » ne l'appelle")
+            )
     day = data["day"]
     lines += [(("day", "opening", i), line, {"minutes"}) for i, line in enumerate(day["opening"])]
     lines += [(("day", "reminders", i), line, set()) for i, line in enumerate(day["reminders"])]
@@ -167,7 +169,9 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
     shortest = min(day["discussion"]["minutes"], day["discussion"]["first_game_minutes"]) * 60
     for i, reminder in enumerate(day["reminders"]):
         if reminder["left"] >= shortest:
-            out.append(doc.problem(("day", "reminders", i, "left"), f"attendu : moins que la durée du débat ({shortest} s)"))
+            out.append(
+                doc.problem(("day", "reminders", i, "left"), f"attendu : moins que la durée du débat ({shortest} s)")
+            )
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import jsonschema
 
@@ -28,7 +29,7 @@ TEXT_KEYS = (
     "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
 )  # fmt: skip
 
-ROLE = {
+ROLE: dict[str, Any] = {
     "type": "object",
     "properties": {
         "name": _TEXT,
@@ -48,7 +49,7 @@ ROLE = {
     "additionalProperties": False,
 }
 
-GAME = {
+GAME: dict[str, Any] = {
     "type": "object",
     "properties": {
         "game": {"type": "string", "pattern": "^[a-z_]+$"},
@@ -84,7 +85,7 @@ GAME = {
     "additionalProperties": False,
 }
 
-_LINE = {
+_LINE: dict[str, Any] = {
     "type": "object",
     "properties": {"id": {"type": "string", "pattern": "^[a-z0-9_]+$"}, "say": _TEXT},
     "required": ["id", "say"],
@@ -112,7 +113,7 @@ _LEGEND_LINE = {
     "additionalProperties": False,
 }
 _MINUTES = {"type": "integer", "minimum": 1, "maximum": 60}
-ANNOUNCEMENTS = {
+ANNOUNCEMENTS: dict[str, Any] = {
     "setup": {"type": "array", "items": {"oneOf": [_LINE, _WAIT, _LEGEND_LINE]}, "minItems": 1},
     "legend": {
         "type": "object",
