@@ -1,4 +1,4 @@
-"""Seconds of narration rendered per second of wall time: pyttsx3 (our path) vs bare espeak-ng -w.
+"""Seconds of narration rendered per second of wall time, full Poudlard night: pyttsx3 (our path) vs bare espeak-ng -w.
 
 Run: python benchmarks/render.py   (cold cache: a fresh temporary folder, a fresh engine)
 """
@@ -14,26 +14,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.voice import Tts, find_profile, read_wav  # noqa: E402
+from narrator.script.game import load_shipped  # noqa: E402
+from narrator.table.announcer import plan  # noqa: E402
+from narrator.voice import Say, Tts, find_profile, read_wav  # noqa: E402
 
-# A typical one-night text, fixed here (not read from scripts/) so figures stay comparable.
-NIGHT = [
-    "Tout le monde ferme les yeux.",
-    "Doppelgänger, réveille-toi et regarde la carte d'un autre joueur.",
-    "Doppelgänger, rendors-toi.",
-    "Loups-garous, réveillez-vous et regardez-vous.",
-    "Si tu es le seul loup-garou, tu peux regarder une carte du centre.",
-    "Loups-garous, rendormez-vous.",
-    "Sbire, réveille-toi. Loups-garous, levez le pouce pour que le sbire vous voie.",
-    "Francs-maçons, réveillez-vous et regardez-vous.",
-    "Voyante, réveille-toi. Tu peux regarder la carte d'un autre joueur ou deux cartes du centre.",
-    "Voleur, réveille-toi. Tu peux échanger ta carte avec celle d'un autre joueur, puis la regarder.",
-    "Noiseuse, réveille-toi. Tu peux échanger les cartes de deux autres joueurs.",
-    "Soûlard, réveille-toi et échange ta carte avec une carte du centre, sans la regarder.",
-    "Insomniaque, réveille-toi et regarde ta carte.",
-    "Tout le monde se réveille.",
-    "Vous avez cinq minutes pour trouver les loups-garous. Bonne chance !",
-]
+# The full Poudlard night as the script says it: the legend of all 13 characters, every call,
+# the day's opening — every line a table of that game can hear.
+_POUDLARD = load_shipped("poudlard")
+_PLAN = plan(_POUDLARD.announce, list(_POUDLARD.rules.roles))
+NIGHT = [item.text for item in _PLAN.opening if isinstance(item, Say)]
 
 
 def seconds_of(pcm_and_rate: tuple) -> float:

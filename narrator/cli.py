@@ -200,6 +200,11 @@ def _play(args: argparse.Namespace) -> int:
     narration = _table(args)
     renderer = _renderer(args)
     try:
+        # every line synthesized before the sound card is opened: nothing waits on synthesis later
+        renderer.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+    except VoiceError as exc:
+        raise BadInput(str(exc)) from None
+    try:
         speaker = table_speaker(args.wav)
     except OSError as exc:
         raise BadInput(f"{args.wav} : écriture impossible ({exc.strerror})") from None
