@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import DayPower, Game, Reason, Ruleset
+from narrator.rules.model import DayPower, Options, Reason, Ruleset, Vote
 
 
-def lynch(rules: Ruleset, game: Game, cards: list[str]) -> tuple[list[str], dict[str, str], list[Reason]]:
+class PointingNeeded(LookupError):
+    """A player who drags another in his death died, and whom he pointed at is not known yet."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(player)
+        self.player = player
+
+
+def lynch(
+    rules: Ruleset, options: Options, players: tuple[str, ...], cards: list[str], vote: Vote
+) -> tuple[list[str], dict[str, str], list[Reason]]:
     """Who dies at the vote, in order; who was dragged by whom; and the reasons, in order."""
-    players = game.players
-    counts = dict.fromkeys(players, 0)
-    for target in game.votes.values():
-        if target is not None:
-            counts[target] += 1
+    counts = {p: vote.counts.get(p, 0) for p in players}
     top = max(counts.values())
     why: list[Reason] = []
     if top == 0:
         why.append(Reason("no_votes"))
         return [], {}, why
-    if game.options.one_vote_each_saves_all and all(c == 1 for c in counts.values()):
+    if options.one_vote_each_saves_all and all(c == 1 for c in counts.values()):
         # 001: "Exception : Si chaque joueur recueille exactement 1 voix contre lui, personne ne meurt !"
         why.append(Reason("one_vote_each"))
         return [], {}, why
@@ -42,8 +48,12 @@ def lynch(rules: Ruleset, game: Game, cards: list[str]) -> tuple[list[str], dict
             why.append(Reason("spared", {"name": victim}))
             continue
         dead.append(victim)
-        target = game.votes.get(victim)
-        if power[victim] is DayPower.DRAG and target is not None and target not in dead:
+        if power[victim] is not DayPower.DRAG:
+            continue
+        if victim not in vote.pointing:
+            raise PointingNeeded(victim)
+        target = vote.pointing[victim]
+        if target is not None and target not in dead:
             # 000: "Si le chasseur est lynché, le joueur pour qui il a voté meurt automatiquement."
             # 001: "si elle est capturée, le joueur qu'elle pointait du doigt est aussi capturé."
             if power[target] is not DayPower.UNCAPTURABLE:

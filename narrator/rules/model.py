@@ -106,6 +106,26 @@ class Game:
     options: Options
 
 
+@dataclass(frozen=True, slots=True)
+class Vote:
+    """The vote as the day knows it: the votes each player received, and whom each pointed at.
+
+    A player absent from `pointing` pointed at someone not known (yet): a table that gave only
+    tallies is asked when it matters (a hunter or Ginny died)."""
+
+    counts: Mapping[str, int]
+    pointing: Mapping[str, str | None]
+
+    @classmethod
+    def from_ballots(cls, players: tuple[str, ...], ballots: Mapping[str, str | None]) -> Vote:
+        """Every ballot known (a record, a table that voted aloud one by one): no ballot = nobody."""
+        counts: dict[str, int] = {}
+        for target in ballots.values():
+            if target is not None:
+                counts[target] = counts.get(target, 0) + 1
+        return cls(counts, {p: ballots.get(p) for p in players})
+
+
 @dataclass(slots=True)
 class Night:
     """What the night left: the cards at dawn, what each player was told, Harry's face-up card."""

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import Game, Reason, Ruleset, Team, Victory
+from narrator.rules.model import Options, Reason, Ruleset, Team, Victory
 
 
 def decide(
-    rules: Ruleset, game: Game, cards: list[str], dead: list[str], dragged_by: dict[str, str]
+    rules: Ruleset,
+    options: Options,
+    players: tuple[str, ...],
+    cards: list[str],
+    dead: list[str],
+    dragged_by: dict[str, str],
 ) -> tuple[list[str], list[Reason]]:
     """The winners in seating order, and the reasons to read after the vote's."""
-    players = game.players
     card = dict(zip(players, cards))
     role = {p: rules.by_card[c] for p, c in card.items()}
     dead_set = set(dead)
@@ -22,9 +26,9 @@ def decide(
         wolves_win = not village_wins
         if village_wins:
             decisive = wolves_dead[0]
-            key = "village_wins" if game.options.victory is Victory.INDIVIDUAL else "village_wins_team"
+            key = "village_wins" if options.victory is Victory.INDIVIDUAL else "village_wins_team"
             verdict = Reason(key, {"name": decisive, "role": card[decisive]})
-        elif game.options.tanner_blocks_wolves and any(role[p].team is Team.TANNER for p in dead):
+        elif options.tanner_blocks_wolves and any(role[p].team is Team.TANNER for p in dead):
             wolves_win = False
             verdict = Reason("tanner_blocks_wolves")
         else:
@@ -52,7 +56,7 @@ def decide(
             why.append(Reason("dead_card", {"name": p, "role": card[p]}))
     why.insert(0, verdict) if decisive else why.append(verdict)
 
-    individual = game.options.victory is Victory.INDIVIDUAL
+    individual = options.victory is Victory.INDIVIDUAL
     winners = []
     for p in players:
         team = role[p].team
