@@ -6,10 +6,16 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from narrator import __version__
 from narrator.script.marks import YamlError, load_marked
+
+if TYPE_CHECKING:
+    from narrator.script.game import GameScript
+    from narrator.table.announcer import Plan
 
 EXIT_BAD_INPUT = 2
 
@@ -55,6 +61,16 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play)
     play.add_argument("--wav", help="enregistrer aussi toute la narration dans ce fichier WAV")
+    play.add_argument(
+        "--ear", default="vosk", help="vosk (micro, défaut), keyboard, ou script:FICHIER (une réponse par ligne)"
+    )
+    play.add_argument("--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)")
+    parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
+    parse.add_argument("--game", required=True, help="onuw ou poudlard")
+    parse.add_argument("--players", required=True, help="Alice,Bob,…")
+    parse.add_argument("--phase", default="any", choices=["vote", "tally", "reveal", "any"])
+    parse.add_argument("text", metavar="TEXTE")
+    parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
     return parser
 
@@ -127,8 +143,16 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _table(args: argparse.Namespace):
-    """The game's script and the narration plan for the table the arguments describe."""
+@dataclass
+class _Table:
+    script: GameScript
+    players: list[str]
+    roles: list[str]
+    narration: Plan
+
+
+def _table(args: argparse.Namespace) -> _Table:
+    """The game's script, the table and the narration plan the arguments describe."""
     from narrator.rules.errors import RecordError
     from narrator.rules.record import check_setup
     from narrator.script.game import UnknownGame, load_shipped
@@ -151,7 +175,7 @@ def _table(args: argparse.Namespace):
     if args.minutes is not None and not 1 <= args.minutes <= 60:
         raise BadInput(f"--minutes : attendu : de 1 à 60 ; trouvé : {args.minutes}")
     minutes = args.minutes or (script.announce.first_game_minutes if args.first_game else None)
-    return plan(script.announce, roles, minutes, legend=not args.no_legend)
+    return _Table(script, players, roles, plan(script.announce, roles, minutes, legend=not args.no_legend))
 
 
 def _scenario_cards(scenarios, name: str, players: int) -> list[str]:
@@ -178,7 +202,7 @@ def _renderer(args: argparse.Namespace):
 def _render(args: argparse.Namespace) -> int:
     from narrator.voice import VoiceError, write_wav
 
-    narration = _table(args)
+    narration = _table(args).narration
     try:
         rendered = _renderer(args).render(narration.opening)
         write_wav(args.out, rendered.pcm, rendered.rate)
@@ -192,26 +216,87 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from narrator.table.announcer import Announcer
+    from narrator.listen.ear import ListenError
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.script.prompts import load_prompts
     from narrator.table.clock import RealClock
+    from narrator.table.session import Session, Stopped
     from narrator.table.speakers import table_speaker
+    from narrator.table.voice import Voice
     from narrator.voice import VoiceError
 
-    narration = _table(args)
+    table = _table(args)
+    narration = table.narration
     renderer = _renderer(args)
     try:
         # every line synthesized before the sound card is opened: nothing waits on synthesis later
         renderer.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
+    ear = _ear(args, table.players)
     try:
         speaker = table_speaker(args.wav)
     except OSError as exc:
         raise BadInput(f"{args.wav} : écriture impossible ({exc.strerror})") from None
+    parser = Parser(table.script.rules.game, table.players)
+    session = Session(
+        script=table.script,
+        prompts=load_prompts(),
+        players=tuple(table.players),
+        in_play=table.roles,
+        voice=Voice(renderer.render, speaker),
+        ear=ear,
+        clock=RealClock(),
+        parser=parser,
+        phrases=lambda phase: phrases(parser, phase),
+    )
     try:
-        Announcer(renderer.render, speaker, RealClock()).run(narration)
-    except VoiceError as exc:
+        session.run(narration)
+    except Stopped:
+        return 0
+    except EOFError:
+        raise BadInput("les réponses se sont arrêtées avant la fin de la partie") from None
+    except (VoiceError, ListenError) as exc:
         raise BadInput(str(exc)) from None
     finally:
         speaker.close()
+        ear.close()
+    return 0
+
+
+def _ear(args: argparse.Namespace, players: list[str]):
+    """The ear asked for: the microphone with vosk (the keyboard when there is no model), a keyboard, a script."""
+    from narrator.listen.ear import ListenError
+    from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
+    from narrator.listen.vosk_ear import VoskEar, open_ear
+
+    if args.ear == "keyboard":
+        return KeyboardEar()
+    if args.ear.startswith("script:"):
+        try:
+            return ScriptedEar.from_file(args.ear[len("script:") :])
+        except ListenError as exc:
+            raise BadInput(str(exc)) from None
+    if args.ear != "vosk":
+        raise BadInput(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {args.ear}")
+    ear = open_ear(args.model)
+    if isinstance(ear, VoskEar):
+        problems = ear.check_names(players)
+        if problems:
+            ear.close()
+            raise BadInput(problems[0].message())
+    return ear
+
+
+def _parse(args: argparse.Namespace) -> int:
+    from narrator.listen.french import Parser
+    from narrator.script.game import ONE_NIGHT_GAMES
+
+    if args.game not in ONE_NIGHT_GAMES:
+        raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(ONE_NIGHT_GAMES)}")
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    commands = Parser(args.game, players).parse(args.text, args.phase)
+    json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
     return 0

@@ -16,7 +16,7 @@ ALLOWED = {
     "rules": {"rules"},
     "script": {"rules", "script", "resources"},
     "voice": {"voice", "resources"},
-    "table": {"table", "rules", "script", "voice", "listen", "resources"},
+    "table": {"table", "rules", "script", "voice", "listen", "resources", "explain"},
     "listen": {"listen", "script", "rules", "resources"},
 }
 # modules that must not touch the outside world

@@ -95,8 +95,13 @@ class Announcements:
         return out
 
     def opening_steps(self, minutes: int) -> list[Step]:
-        """The day's first lines, with the debate's length said."""
-        return [Line(s.id, s.text.format(minutes=minutes)) if isinstance(s, Line) else s for s in self.opening]
+        """The day's first lines, with the debate's length said (a filled line's id ends in "*")."""
+        out: list[Step] = []
+        for step in self.opening:
+            if isinstance(step, Line) and "{minutes}" in step.text:
+                step = Line(step.id + "*", step.text.format(minutes=minutes))
+            out.append(step)
+        return out
 
 
 def parse_announcements(data: Mapping) -> Announcements:

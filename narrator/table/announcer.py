@@ -1,16 +1,14 @@
-"""The spoken part of a one-night game: the legend, the night, the day's timer and the vote call.
-
-Everything is rendered before the night starts (synthesis never happens between two lines); the
-day's reminders are then played at their times on the session's clock.
+"""What a one-night table hears before the day's questions: the legend, the night, the debate's
+opening, its reminders and the vote call — chosen for the characters in play.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from narrator.script.announce import Announcements, Line, Step
-from narrator.voice import Item, Pause, Rendered, Say, Speaker
+from narrator.voice import Item, Pause, Say
 
 
 def to_items(steps: Sequence[Step]) -> list[Item]:
@@ -38,28 +36,3 @@ def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = 
         key=lambda r: -r[0],
     )
     return Plan(to_items(steps), minutes, reminders, to_items(announce.vote))
-
-
-class Announcer:
-    """Plays a `Plan` through a speaker, on a clock; `render` turns items into audio."""
-
-    def __init__(self, render: Callable[[Sequence[Item]], Rendered], speaker: Speaker, clock) -> None:
-        self.render = render
-        self.speaker = speaker
-        self.clock = clock
-
-    def run(self, plan: Plan, on_event: Callable[[str], None] = lambda event: None) -> None:
-        """The whole narration: straight through to the debate, reminders on time, then the vote call."""
-        opening = self.render(plan.opening)
-        reminders = [(left, self.render(items)) for left, items in plan.reminders]
-        vote = self.render(plan.vote)  # everything rendered before the first word is spoken
-        on_event("night")
-        self.speaker.play(opening)
-        debate_end = self.clock.now() + plan.minutes * 60
-        on_event("debate")
-        for left, audio in reminders:
-            self.clock.sleep_until(debate_end - left)
-            self.speaker.play(audio)
-        self.clock.sleep_until(debate_end)
-        on_event("vote")
-        self.speaker.play(vote)

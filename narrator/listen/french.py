@@ -1,0 +1,553 @@
+"""French text -> commands: hassil sentence templates over normalized words, names matched loosely."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from hassil import Intents, RangeSlotList, TextSlotList, recognize_all
+from hassil.expression import Alternative, Expression, Group, ListReference, RuleReference, Sentence, TextChunk
+from hassil.intents import Intent, IntentData, SlotList, TextSlotValue
+from hassil.parse_expression import parse_sentence
+from rapidfuzz import fuzz, process
+from text_to_num import alpha2digit
+
+from narrator.listen.commands import COMMANDS, FIELDS, Command
+from narrator.resources import data_dir
+from narrator.script.game import load_game
+from narrator.script.marks import Marked, Problem, YamlError, load_marked
+
+__all__ = ["PHASES", "Parser", "Phrasebook", "phrasebook", "words"]
+
+PHASES = ("vote", "tally", "reveal", "any")
+FILE = "listen.fr.yaml"
+# the slots each command's templates may fill (more_time adds minutes and seconds up), and the lists
+SLOTS = {
+    "vote": {"voter", "target"},
+    "tally": {"target", "count"},
+    "reveal": {"player", "role"},
+    "more_time": {"minutes", "seconds"},
+}
+LISTS = ("player", "target", "nobody", "role", "count", "minutes", "seconds")
+# research/voice-stack.md: rapidfuzz ratio >= 80 once accents are gone; a runner-up this close
+# means two seated players fit, so the name is not read at all.
+FUZZY_CUTOFF = 80.0
+FUZZY_MARGIN = 10.0
+FUZZY_MIN_LETTERS = 3  # "le", "ne": too short to be a misheard name
+MAX_WORDS = 64  # nobody says more in one turn; bounds the work on hostile input
+
+_NOBODY = object()  # the target "personne" (hassil would turn out=None into the heard text)
+_SYNTAX = re.compile(r"(\{[^}]*\}|<[^>]*>|[()\[\]|;])")
+_NOT_WORD = re.compile(r"[\W_]+")
+_LIGATURES = str.maketrans({"œ": "oe", "æ": "ae"})  # not split by NFKD
+
+
+def fold(text: str) -> str:
+    """Lowercase, accents off, every run of non-letters one space: "J'ai  Chloé !" -> "j ai chloe "."""
+    text = unicodedata.normalize("NFKD", text.casefold().translate(_LIGATURES))
+    return _NOT_WORD.sub(" ", "".join(c for c in text if not unicodedata.combining(c)))
+
+
+def words(text: str, spellings: Mapping[str, str]) -> list[str]:
+    """The words as the parser compares them: folded, number words as digits ("vingt et un" -> "21")."""
+    folded = " ".join(spellings.get(w, w) for w in fold(text).split())
+    # threshold 0: text2num leaves "un", "deux", "zéro" alone by default (research/voice-stack.md)
+    return alpha2digit(folded, "fr", threshold=0).split()
+
+
+@dataclass(frozen=True)
+class Block:
+    """Templates of one command that share their phases and fixed slot values."""
+
+    command: str
+    phases: frozenset[str]
+    sentences: tuple[str, ...]
+    slots: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: the loaded book keys caches
+class Phrasebook:
+    """scripts/listen.fr.yaml, checked: every French word the listener knows."""
+
+    fillers: tuple[str, ...]
+    not_names: tuple[str, ...]
+    spellings: Mapping[str, str]
+    nobody: tuple[str, ...]
+    ranges: Mapping[str, tuple[int, int, int]]
+    rules: Mapping[str, str]
+    blocks: tuple[Block, ...]
+    roles: Mapping[str, Mapping[str, tuple[str, ...]]]
+
+    def template(self, text: str) -> str:
+        """A template in the parser's words: text between the syntax folded like any input."""
+        out = []
+        for piece in _SYNTAX.split(text):
+            if not piece or _SYNTAX.fullmatch(piece):
+                out.append(piece)
+                continue
+            said = " ".join(words(piece, self.spellings))
+            out.append((" " if piece[0].isspace() else "") + said + (" " if said and piece[-1].isspace() else ""))
+        return "".join(out)
+
+    def role_aliases(self, game: str) -> list[tuple[str, str]]:
+        """(spoken, role id) for every way a role of `game` is said, Doppelgänger copies included."""
+        roles = load_game(game).roles
+        said = {rid: (*self.roles.get(game, {}).get(rid, ()), role.name.lower()) for rid, role in roles.items()}
+        pairs = [(alias, rid) for rid, aliases in said.items() for alias in aliases]
+        # 000: "le terme Doppelgänger-voyante peut être utilisé pour désigner le caméléon ayant pris
+        # l'identité de la voyante"; the card alone says nothing, so it is not a reveal on its own
+        if "doppelganger" in roles:
+            pairs += [
+                (f"{d} {alias}", f"doppelganger:{rid}")
+                for d in said["doppelganger"]
+                for alias, rid in pairs
+                if rid != "doppelganger"
+            ]
+            pairs = [(alias, rid) for alias, rid in pairs if rid != "doppelganger"]
+        return pairs
+
+    def intents(self, phase: str, spoken: bool = False) -> Intents:
+        """The templates of `phase` for hassil, in the parser's words (or as spoken, for a grammar)."""
+        return _intents(self, phase, spoken)
+
+
+@cache
+def _intents(book: Phrasebook, phase: str, spoken: bool) -> Intents:
+    shape = (lambda t: t) if spoken else book.template
+    intents: dict[str, Intent] = {}
+    for block in book.blocks:
+        if phase in block.phases:
+            data = IntentData(sentence_texts=[shape(s) for s in block.sentences], slots=dict(block.slots))
+            intents.setdefault(block.command, Intent(block.command)).data.append(data)
+    rules = {name: parse_sentence(shape(body), keep_text=True) for name, body in book.rules.items()}
+    return Intents(language="fr", intents=intents, expansion_rules=rules)
+
+
+@cache
+def phrasebook() -> Phrasebook:
+    """The shipped phrasebook; raise `YamlError` (file:line:column, in French) if it is broken."""
+    path = data_dir("scripts") / FILE
+    return load_phrasebook(path.read_text(encoding="utf-8"), f"scripts/{FILE}")
+
+
+def load_phrasebook(text: str, file: str) -> Phrasebook:
+    """Check a phrasebook's text; raise `YamlError` listing every problem."""
+    check = _Checker(load_marked(text, file))
+    check.top_level()
+    book = Phrasebook(
+        fillers=check.words("fillers"),
+        not_names=check.words("not_names"),
+        spellings=check.spellings(),
+        nobody=check.words("nobody"),
+        ranges=check.ranges(),
+        rules=check.rules(),
+        blocks=(),
+        roles=check.roles(),
+    )
+    book = replace(book, blocks=check.blocks(book))  # templates are checked against the rules above
+    if check.problems:
+        raise YamlError(sorted(check.problems, key=lambda p: (p.line, p.column)))
+    return book
+
+
+class _Checker:
+    """Reads each part of the phrasebook, noting every problem with its place."""
+
+    KEYS = ("fillers", "not_names", "number_spellings", "nobody", "ranges", "rules", "commands", "roles")
+
+    def __init__(self, doc: Marked):
+        self.doc = doc
+        self.problems: list[Problem] = []
+        self.data = doc.data if isinstance(doc.data, dict) else {}
+
+    def top_level(self) -> None:
+        if not isinstance(self.doc.data, dict):
+            self.fail((), "attendu : un dictionnaire")
+            return
+        for key in self.data:
+            if key not in self.KEYS:
+                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS)}", at_key=True)
+        for key in self.KEYS:
+            if key not in self.data:
+                self.fail((), f"clé « {key} » manquante")
+
+    def fail(self, path: tuple, message: str, at_key: bool = False) -> None:
+        self.problems.append(self.doc.problem(path, message, at_key))
+
+    def mapping(self, path: tuple) -> dict:
+        value: Any = self.data
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.fail(path, f"attendu : un dictionnaire ; trouvé : {value!r}")
+            return {}
+        return value
+
+    def texts(self, value: object, path: tuple) -> tuple[str, ...]:
+        if not isinstance(value, list) or not value:
+            self.fail(path, f"attendu : une liste de textes non vide ; trouvé : {value!r}")
+            return ()
+        bad = [i for i, v in enumerate(value) if not isinstance(v, str) or not v.strip()]
+        for i in bad:
+            self.fail(path + (i,), f"attendu : un texte ; trouvé : {value[i]!r}")
+        return tuple(v for v in value if isinstance(v, str) and v.strip())
+
+    def words(self, key: str) -> tuple[str, ...]:
+        return self.texts(self.data.get(key), (key,)) if key in self.data else ()
+
+    def spellings(self) -> dict[str, str]:
+        out = {}
+        for heard, meant in self.mapping(("number_spellings",)).items():
+            if not isinstance(meant, str) or not str(heard).strip():
+                self.fail(("number_spellings", heard), f"attendu : un mot ; trouvé : {meant!r}")
+            else:
+                out[fold(str(heard)).strip()] = meant.casefold()
+        return out
+
+    def ranges(self) -> dict[str, tuple[int, int, int]]:
+        out = {}
+        found = self.mapping(("ranges",))
+        for name in ("minutes", "seconds"):
+            if name not in found:
+                self.fail(("ranges",), f"clé « {name} » manquante", at_key=True)
+        for name, spec in found.items():
+            path = ("ranges", name)
+            if name not in ("minutes", "seconds"):
+                self.fail(path, "attendu : minutes ou seconds", at_key=True)
+                continue
+            spec = spec if isinstance(spec, dict) else {}
+            start, stop, step = spec.get("from"), spec.get("to"), spec.get("step", 1)
+            numbers = (start, stop, step)
+            if set(spec) - {"from", "to", "step"} or not all(type(n) is int and n >= 0 for n in numbers):
+                self.fail(path, f"attendu : {{from: N, to: N, step: N}} (entiers positifs) ; trouvé : {spec!r}")
+            elif start > stop or step < 1:  # type: ignore[operator]
+                self.fail(path, f"attendu : from ≤ to et step ≥ 1 ; trouvé : {spec!r}")
+            else:
+                out[name] = (start, stop, step)
+        return out  # type: ignore[return-value]
+
+    def template(self, text: str, path: tuple) -> Sentence | None:
+        try:
+            return parse_sentence(text, keep_text=True)
+        except Exception as exc:  # hassil raises assorted errors on bad syntax
+            self.fail(path, f"modèle illisible : {exc}")
+            return None
+
+    def rules(self) -> dict[str, str]:
+        out = {}
+        for name, body in self.mapping(("rules",)).items():
+            if not isinstance(body, str):
+                self.fail(("rules", name), f"attendu : un modèle ; trouvé : {body!r}")
+                continue
+            sentence = self.template(body, ("rules", name))
+            if sentence is None:
+                continue
+            if any(isinstance(ref, ListReference) for ref in _references(sentence.expression)):
+                self.fail(("rules", name), "une règle ne prend pas de liste : écrivez {liste} dans la phrase")
+                continue
+            out[str(name)] = body
+        return out
+
+    def blocks(self, book: Phrasebook) -> tuple[Block, ...]:
+        found = self.mapping(("commands",))
+        for name in COMMANDS:
+            if name not in found and "commands" in self.data:
+                self.fail(("commands",), f"commande « {name} » sans phrase", at_key=True)
+        out = []
+        for name, blocks in found.items():
+            if name not in COMMANDS:
+                self.fail(("commands", name), f"attendu : {', '.join(COMMANDS)}", at_key=True)
+                continue
+            if not isinstance(blocks, list) or not blocks:
+                self.fail(("commands", name), "attendu : une liste de blocs {phases, sentences, slots}")
+                continue
+            for i, block in enumerate(blocks):
+                checked = self.block(book, name, block, ("commands", name, i))
+                if checked:
+                    out.append(checked)
+        return tuple(out)
+
+    def block(self, book: Phrasebook, command: str, block: object, path: tuple) -> Block | None:
+        if not isinstance(block, dict) or "sentences" not in block or set(block) - {"phases", "sentences", "slots"}:
+            self.fail(path, f"attendu : {{phases, sentences, slots}} ; trouvé : {block!r}")
+            return None
+        phases = block.get("phases", list(PHASES))
+        if not isinstance(phases, list) or not phases or any(p not in PHASES for p in phases):
+            self.fail(path + ("phases",), f"attendu : une liste parmi {', '.join(PHASES)} ; trouvé : {phases!r}")
+            return None
+        slots = block.get("slots", {})
+        allowed = SLOTS.get(command, set())
+        if not isinstance(slots, dict) or any(k not in allowed or type(v) is not int for k, v in slots.items()):
+            self.fail(path + ("slots",), f"attendu : des nombres pour {', '.join(sorted(allowed)) or 'rien'}")
+            return None
+        sentences = self.texts(block["sentences"], path + ("sentences",))
+        for j, text in enumerate(block["sentences"] if sentences else ()):
+            if text in sentences:
+                self.references(book, command, text, path + ("sentences", j))
+        return Block(command, frozenset(phases), sentences, tuple(slots.items()))
+
+    def references(self, book: Phrasebook, command: str, text: str, path: tuple) -> None:
+        sentence = self.template(text, path)
+        if sentence is None:
+            return
+        allowed = SLOTS.get(command, set())
+        for ref in _references(sentence.expression):
+            if isinstance(ref, RuleReference) and ref.rule_name not in book.rules:
+                self.fail(path, f"règle <{ref.rule_name}> inconnue ; attendu : {', '.join(sorted(book.rules))}")
+            elif isinstance(ref, ListReference) and (ref.list_name not in LISTS or ref.slot_name not in allowed):
+                self.fail(
+                    path,
+                    f"{{{ref.list_name}:{ref.slot_name}}} : {command} prend {', '.join(sorted(allowed)) or 'rien'}"
+                    f" ; listes : {', '.join(LISTS)}",
+                )
+        try:
+            parse_sentence(book.template(text), keep_text=True)
+        except Exception as exc:
+            self.fail(path, f"modèle illisible une fois normalisé : {exc}")
+
+    def roles(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for game, roles in self.mapping(("roles",)).items():
+            try:
+                known = load_game(str(game)).roles
+            except ValueError as exc:
+                self.fail(("roles", game), str(exc), at_key=True)
+                continue
+            roles = self.mapping(("roles", game))
+            for rid in known:
+                if rid not in roles:
+                    self.fail(("roles", game), f"rôle « {rid} » sans nom parlé", at_key=True)
+            out[str(game)] = {}
+            for rid, aliases in roles.items():
+                if rid not in known:
+                    self.fail(("roles", game, rid), f"attendu : {', '.join(known)}", at_key=True)
+                    continue
+                out[str(game)][str(rid)] = self.texts(aliases, ("roles", game, rid))
+        return out
+
+
+def _references(expr: Expression) -> list[Expression]:
+    """The list and rule references in a template."""
+    if isinstance(expr, (ListReference, RuleReference)):
+        return [expr]
+    if isinstance(expr, Group):
+        return [ref for item in expr.items for ref in _references(item)]
+    return []
+
+
+def _widest(values: SlotList) -> int:
+    """The most words one value of a list takes."""
+    if not isinstance(values, TextSlotList):
+        return 1  # a number
+    return max((len(v.text_in.text.split()) for v in values.values if isinstance(v.text_in, TextChunk)), default=1)
+
+
+def _span(expr: Expression, rules: Mapping[str, Sentence], lists: Mapping[str, int]) -> int:
+    """The most words a template can take: how far a command may reach in a sentence."""
+    if isinstance(expr, TextChunk):
+        return len(expr.text.split())
+    if isinstance(expr, ListReference):
+        return lists.get(expr.list_name, 1)
+    if isinstance(expr, RuleReference):
+        rule = rules.get(expr.rule_name)
+        return _span(rule.expression, rules, lists) if rule else 0
+    if isinstance(expr, Group):
+        spans = [_span(item, rules, lists) for item in expr.items]
+        return max(spans, default=0) if isinstance(expr, Alternative) else sum(spans)
+    return 0
+
+
+class Parser:
+    """Understands one table: a game's roles and its seated players, prepared once."""
+
+    def __init__(self, game: str, players: Sequence[str]):
+        self.game = game
+        self.players = tuple(players)
+        book = self.book = phrasebook()
+        self._names: dict[str, str] = {}  # the parser's words for a name -> the seated spelling
+        for player in self.players:
+            said = " ".join(words(player, book.spellings))
+            if not said:
+                raise ValueError(f"nom de joueur illisible : « {player} »")
+            if said in self._names:
+                raise ValueError(f"« {self._names[said]} » et « {player} » se prononcent pareil : renommez l'un d'eux")
+            self._names[said] = player
+        self._name_list = list(self._names)
+        self._longest_name = max((len(n.split()) for n in self._names), default=1)
+        self._fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()}
+        self._longest_filler = max((len(f) for f in self._fillers), default=1)
+        self.lists = self._lists(book)
+        self._intents = {phase: book.intents(phase) for phase in PHASES}
+        self._vocabulary = self._known_words(book)
+        # a filler that a template also uses ("bon" and "c'est bon") is kept on a second try
+        self._template_words = self._known_words(book, templates_only=True)
+        self._hard_fillers = {f for f in self._fillers if not set(f) <= self._template_words}
+        sizes = {name: _widest(lst) for name, lst in self.lists.items()}
+        self._reach = {
+            phase: max(
+                (
+                    _span(s.expression, intents.expansion_rules, sizes)
+                    for intent in intents.intents.values()
+                    for data in intent.data
+                    for s in data.sentences
+                ),
+                default=1,
+            )
+            for phase, intents in self._intents.items()
+        }
+
+    def _lists(self, book: Phrasebook) -> dict[str, SlotList]:
+        def values(pairs: Sequence[tuple[str, object]]) -> list[TextSlotValue]:
+            return [TextSlotValue(TextChunk(said), out) for said, out in pairs]
+
+        players = [(said, name) for said, name in self._names.items()]
+        nobody = [(" ".join(words(w, book.spellings)), _NOBODY) for w in book.nobody]
+        roles = [(" ".join(words(said, book.spellings)), rid) for said, rid in book.role_aliases(self.game)]
+        out: dict[str, SlotList] = {
+            "player": TextSlotList("player", values(players)),
+            "target": TextSlotList("target", values(players + nobody)),
+            "nobody": TextSlotList("nobody", values(nobody)),
+            "role": TextSlotList("role", values(roles)),
+            # a tally above the number of players is a mishearing
+            "count": RangeSlotList("count", 0, len(self.players), words=False),
+        }
+        for name, (start, stop, step) in book.ranges.items():
+            out[name] = RangeSlotList(name, start, stop, step, words=False)
+        return out
+
+    def _known_words(self, book: Phrasebook, templates_only: bool = False) -> frozenset[str]:
+        """Words the parser knows: never read as a misheard name."""
+        known: set[str] = set()
+        if not templates_only:
+            known.update(w for filler in self._fillers for w in filler)
+            # every game's roles: "loup" at a Poudlard table is a wrong role, not a misheard "Lou"
+            roles = [said for game in book.roles for said, _ in book.role_aliases(game)]
+            for text in (*book.not_names, *book.nobody, *roles):
+                known.update(words(text, book.spellings))
+        for block in book.blocks:
+            for text in block.sentences:
+                known.update(_SYNTAX.sub(" ", book.template(text)).split())
+        for body in book.rules.values():
+            known.update(_SYNTAX.sub(" ", book.template(body)).split())
+        return frozenset(known)
+
+    def parse(self, text: str, phase: str = "any") -> list[Command]:
+        """The commands in `text`, in order; [] unless every word is understood one way only."""
+        if phase not in PHASES:
+            raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(PHASES)}")
+        heard = words(text, self.book.spellings) if isinstance(text, str) else []
+        for fillers in (self._fillers, self._hard_fillers):
+            units = self._units(heard, fillers)
+            if units is None:
+                return []  # a word nobody knows: the second try would not know it either
+            commands = self._cover(units, phase) if units else []
+            if commands or fillers is self._hard_fillers or self._fillers == self._hard_fillers:
+                return commands
+        return []
+
+    def _units(self, heard: list[str], fillers: set[tuple[str, ...]]) -> list[str] | None:
+        """Words with each name made one unit in the parser's spelling; None if a word is not understood."""
+        if len(heard) > MAX_WORDS:
+            return None
+        units: list[str] = []
+        i = 0
+        while i < len(heard):
+            name = self._exact_name(heard, i)
+            if name:
+                units.append(name)
+                i += len(name.split())
+                continue
+            filler = next((k for k in range(self._longest_filler, 0, -1) if tuple(heard[i : i + k]) in fillers), 0)
+            if filler:
+                i += filler
+                continue
+            if self._is_known(heard, i):
+                units.append(heard[i])
+                i += 1
+                continue
+            found = self._misheard_name(heard, i)
+            if not found:
+                return None
+            units.append(found[0])
+            i += found[1]
+        return units
+
+    def _is_known(self, heard: list[str], i: int) -> bool:
+        """A word of the phrasebook, a number, or the start of a seated name."""
+        word = heard[i]
+        return word in self._vocabulary or (word.isascii() and word.isdigit()) or self._exact_name(heard, i) is not None
+
+    def _exact_name(self, heard: list[str], i: int) -> str | None:
+        for k in range(self._longest_name, 0, -1):
+            said = " ".join(heard[i : i + k])
+            if i + k <= len(heard) and said in self._names:
+                return said
+        return None
+
+    def _misheard_name(self, heard: list[str], i: int) -> tuple[str, int] | None:
+        """The one seated name closest to the unknown words at `i`, and how many words it took."""
+        end = i + 1  # the run of unknown words a name may span
+        while end < len(heard) and end - i < self._longest_name and not self._is_known(heard, end):
+            end += 1
+        for k in range(end - i, 0, -1):
+            said = " ".join(heard[i : i + k])
+            if len(said.replace(" ", "")) < FUZZY_MIN_LETTERS:
+                continue
+            best = process.extract(said, self._name_list, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
+            if not best:
+                continue
+            if len(best) == 2 and best[0][1] - best[1][1] < FUZZY_MARGIN:
+                return None  # two players fit: when in doubt, nothing
+            return str(best[0][0]), k
+        return None
+
+    def _cover(self, units: list[str], phase: str) -> list[Command]:
+        """Split the units into commands; the one reading if there is exactly one, else []."""
+        n = len(units)
+        whole = self._readings(" ".join(units), phase)
+        if whole:
+            return list(whole) if len(whole) == 1 else []
+        reach = self._reach[phase]
+        ways: list[set[tuple[Command, ...]]] = [set() for _ in range(n + 1)]
+        ways[0].add(())
+        for i in range(n):
+            if not ways[i]:
+                continue
+            for j in range(i + 1, min(n, i + reach) + 1):
+                if i == 0 and j == n:
+                    continue  # the whole was tried first
+                for reading in self._readings(" ".join(units[i:j]), phase):
+                    ways[j].update(way + (reading,) for way in ways[i])
+                if len(ways[j]) > 2:  # two readings are already one too many
+                    ways[j] = set(list(ways[j])[:2])
+        return list(next(iter(ways[n]))) if len(ways[n]) == 1 else []
+
+    def _readings(self, text: str, phase: str) -> tuple[Command, ...]:
+        """Every distinct command hassil reads in `text` (one command's worth of words)."""
+        found: dict[Command, None] = {}  # ordered set: templates may agree on a reading
+        for result in recognize_all(text, self._intents[phase], slot_lists=self.lists):
+            command = _command(result.intent.name, {e.name: e.value for e in result.entities_list})
+            if command:
+                found[command] = None
+        return tuple(found)
+
+
+def _command(name: str, values: dict[str, Any]) -> Command | None:
+    """A complete command from a template's slot values, or None."""
+    if name == "more_time":  # "encore une minute trente": the two add up
+        seconds = int(values.get("minutes", 0)) * 60 + int(values.get("seconds", 0))
+        return Command(name, seconds=seconds) if seconds > 0 else None
+    fields: dict[str, Any] = {}
+    for field in FIELDS.get(name, ()):
+        if field not in values:
+            return None
+        value = values[field]
+        # hassil gives range values as floats (3.0)
+        fields[field] = None if value is _NOBODY else int(value) if field == "count" else value
+    return Command(name, **fields)

@@ -1,0 +1,126 @@
+"""Ears without a microphone: recorded WAV files, the keyboard, a scripted list of answers."""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import unicodedata
+import wave
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from .ear import Heard, ListenError
+from .vosk_ear import BLOCK_S, decode, new_recognizer
+
+EXAMPLES = 6  # phrases shown in the keyboard prompt
+
+
+class WavEar:
+    """Decodes one WAV file per `listen` with vosk, as the microphone ear would (tests, demos)."""
+
+    def __init__(self, model: Any, paths: Iterable[str | Path]) -> None:
+        self.model = model
+        self._paths = iter(paths)
+
+    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+        """Decode the next file; EOFError when there is none left."""
+        path = next(self._paths, None)
+        if path is None:
+            raise EOFError("plus de fichier WAV à écouter")
+        pcm, rate = read_pcm(path)
+        block = round(rate * BLOCK_S) * 2
+        blocks = (pcm[i : i + block] for i in range(0, len(pcm), block))
+        found = decode(new_recognizer(self.model, phrases, rate), blocks, rate, timeout_s)
+        return None if found is None else Heard(found.text)  # file time is not table time
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def read_pcm(path: str | Path) -> tuple[bytes, int]:
+    """Little-endian int16 mono samples (channels averaged) and the rate of a 16-bit WAV file."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
+            frames = wav.readframes(wav.getnframes())
+    except (OSError, EOFError, wave.Error) as exc:
+        raise ListenError(f"{path} : fichier WAV illisible ({exc})") from None
+    if width != 2:
+        raise ListenError(f"{path} : WAV en {8 * width} bits ; seul le PCM 16 bits est lu")
+    pcm = np.frombuffer(frames, dtype="<i2")
+    if channels > 1:
+        pcm = np.round(pcm[: len(pcm) // channels * channels].reshape(-1, channels).mean(axis=1)).astype("<i2")
+    return pcm.tobytes(), rate
+
+
+class KeyboardEar:
+    """Reads one answer a line from a text stream (stdin by default); an empty line is silence."""
+
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stdin
+        self.out = out if out is not None else sys.stderr
+        self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()  # None: end of input
+        self._reader: threading.Thread | None = None
+        self._prompted: tuple[str, ...] | None = None
+
+    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+        """The next line typed within `timeout_s`; EOFError at the end of input."""
+        if self._reader is None:
+            # A thread, so that a turn can time out (the day timer keeps running) on any stream.
+            self._reader = threading.Thread(target=self._read, name="narrator-keyboard", daemon=True)
+            self._reader.start()
+        if tuple(phrases) != self._prompted:  # not again after a mere timeout on the same question
+            examples = ", ".join(list(phrases)[:EXAMPLES]) + (", …" if len(phrases) > EXAMPLES else "")
+            print(f"Votre réponse ({examples}) > ", end="", file=self.out, flush=True)
+            self._prompted = tuple(phrases)
+        try:
+            line = self._lines.get(timeout=timeout_s)
+        except queue.Empty:
+            return None
+        self._prompted = None
+        if line is None:
+            self._lines.put(None)  # every later turn ends too
+            raise EOFError("fin de la saisie au clavier")
+        text = unicodedata.normalize("NFC", line).strip()
+        return Heard(text) if text else None
+
+    def close(self) -> None:
+        """Nothing to release (the reader thread ends with the program)."""
+
+    def _read(self) -> None:
+        for line in self.stream:
+            self._lines.put(line)
+        self._lines.put(None)
+
+
+class ScriptedEar:
+    """Answers from a list, one per `listen` (None or "" for silence); records what it was asked."""
+
+    def __init__(self, answers: Iterable[str | None]) -> None:
+        self._answers: Iterator[str | None] = iter(answers)
+        self.asked: list[tuple[tuple[str, ...], float]] = []  # (phrases, timeout_s) of every turn
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ScriptedEar:
+        """One answer a line; a blank line is silence; lines starting with # are comments."""
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ListenError(f"{path} : script de réponses illisible ({exc})") from None
+        return cls(line.strip() for line in lines if not line.lstrip().startswith("#"))
+
+    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+        """The next answer; EOFError when the script is over."""
+        self.asked.append((tuple(phrases), timeout_s))
+        try:
+            answer = next(self._answers)
+        except StopIteration:
+            raise EOFError("plus de réponse dans le script") from None
+        return Heard(answer) if answer else None
+
+    def close(self) -> None:
+        """Nothing to release."""

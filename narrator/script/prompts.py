@@ -1,0 +1,127 @@
+"""The day's prompts (scripts/table.yaml): French templates the session fills with names and numbers."""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+from narrator.resources import data_dir
+from narrator.script.announce import Line
+from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.schema import schema_problems
+
+# key -> the placeholders its template may use
+PLACEHOLDERS: dict[str, set[str]] = {
+    "paused": set(),
+    "resumed": {"time"},
+    "more_time": {"time", "left"},
+    "time_left": {"time"},
+    "minutes": {"n"},
+    "seconds": {"n"},
+    "ask_votes": set(),
+    "votes_so_far": {"count", "total"},
+    "vote_one": {"voter", "target"},
+    "vote_nobody": {"voter"},
+    "tally_one": {"count", "target"},
+    "and": set(),
+    "read_back": {"summary"},
+    "too_many_votes": {"count", "total"},
+    "votes_again": set(),
+    "ask_cards": set(),
+    "ask_card": {"player"},
+    "card_one": {"player", "role"},
+    "no_such_card": {"role"},
+    "card_taken": {"copies", "role"},
+    "cards_again": set(),
+    "ask_pointing": {"player"},
+    "not_understood": {"text"},
+    "not_heard": set(),
+    "keyboard": set(),
+    "undone": set(),
+    "nothing_to_undo": set(),
+    "yes_or_no": set(),
+    "stopped": set(),
+}
+_TEXT = {"type": "string", "minLength": 1}
+_PLURAL = {
+    "type": "object",
+    "properties": {"one": _TEXT, "many": _TEXT},
+    "required": ["one", "many"],
+    "additionalProperties": False,
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        key: ({"oneOf": [_TEXT, _PLURAL]} if key in ("minutes", "seconds") else _TEXT) for key in PLACEHOLDERS
+    },
+    "required": list(PLACEHOLDERS),
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class Prompts:
+    """Fills the day's templates; a line's id is its key, so a voice pack can record the fixed ones."""
+
+    texts: dict[str, Any]
+
+    def line(self, key: str, **params: object) -> Line:
+        """The filled line; a filled template's id ends in "*", so no recorded voice pack replaces it."""
+        return Line(key + ("*" if params else ""), self.text(key, **params))
+
+    def text(self, key: str, **params: object) -> str:
+        return str(self.texts[key]).format(**params)
+
+    def join(self, parts: list[str]) -> str:
+        """ "a", "a et b", "a, b et c"."""
+        if len(parts) < 2:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + f" {self.texts['and']} " + parts[-1]
+
+    def duration(self, seconds: float) -> str:
+        """ "4 minutes et 30 secondes", "une minute", "45 secondes"."""
+        whole = max(0, round(seconds))
+        minutes, rest = divmod(whole, 60)
+        parts = [self._plural("minutes", minutes)] if minutes else []
+        if rest or not minutes:
+            parts.append(self._plural("seconds", rest))
+        return self.join(parts)
+
+    def _plural(self, key: str, n: int) -> str:
+        forms = self.texts[key]
+        return str(forms["one"] if n == 1 else forms["many"]).format(n=n)
+
+
+@cache
+def load_prompts() -> Prompts:
+    """The shipped prompts, validated."""
+    path = data_dir("scripts") / "table.yaml"
+    return parse_prompts(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+
+
+def parse_prompts(text: str, file: str) -> Prompts:
+    """Validate a prompts file; raise `YamlError` with every problem at file:line:column."""
+    doc = load_marked(text, file)
+    problems = schema_problems(doc, SCHEMA) or _placeholder_problems(doc)
+    if problems:
+        raise YamlError(problems)
+    return Prompts(cast(dict, doc.data))
+
+
+def _placeholder_problems(doc: Marked) -> list[Problem]:
+    out = []
+    for key, allowed in PLACEHOLDERS.items():
+        value = cast(dict, doc.data)[key]
+        texts = value.values() if isinstance(value, dict) else [value]
+        for text in texts:
+            try:
+                used = {n for _, n, _, _ in string.Formatter().parse(text) if n is not None}
+            except ValueError:
+                out.append(doc.problem((key,), "accolade { ou } seule"))
+                continue
+            for name in sorted(used - allowed):
+                hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
+                out.append(doc.problem((key,), f"{{{name}}} inconnu ; attendu : {hint}"))
+    return out

@@ -1,0 +1,364 @@
+"""A one-night game at a table with physical cards: the night read aloud, then the day by voice.
+
+The narrator never sees the cards. After the night it runs the debate (reminders, « pause »,
+« encore une minute », « on vote »), collects the vote (ballot by ballot or tallies), asks every
+player for the card now in front of them, asks whom the hunter or Ginny pointed at when it
+matters, and says who dies, who wins and why. Every input that changes the game is read back and
+confirmed, then journaled before it is acted on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+from narrator.explain import card_name, say
+from narrator.listen.commands import Command
+from narrator.rules import PointingNeeded, Vote, resolve_day
+from narrator.rules.model import COPY_PREFIX, Options
+from narrator.script.announce import Line
+from narrator.script.game import GameScript
+from narrator.script.prompts import Prompts
+from narrator.table.announcer import Plan
+from narrator.table.clock import Clock
+from narrator.table.voice import Voice
+
+T = TypeVar("T")
+LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
+FAILURES_BEFORE_KEYBOARD = 3
+
+
+class Stopped(Exception):
+    """The table said « stop »."""
+
+
+class Parser(Protocol):
+    def parse(self, text: str, phase: str = "any") -> list[Command]: ...
+
+
+class Journal(Protocol):
+    def append(self, event: dict) -> None: ...
+
+
+@dataclass
+class Outcome:
+    """What the day decided, as the table heard it."""
+
+    vote: Vote
+    cards: dict[str, str]
+    dead: list[str]
+    winners: list[str]
+    why: list[str]
+
+
+@dataclass
+class Session:
+    script: GameScript
+    prompts: Prompts
+    players: tuple[str, ...]
+    in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
+    voice: Voice
+    ear: object  # narrator.listen.ear.Ear
+    clock: Clock
+    parser: Parser
+    phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
+    journal: Journal | None = None
+    options: Options | None = None
+    listen_s: float = LISTEN_S
+    events: list[dict] = field(default_factory=list)
+
+    # -- the whole game -------------------------------------------------------------------
+
+    def run(self, plan: Plan) -> Outcome:
+        """Night, debate, vote, cards, outcome; raises `Stopped` if the table stops the game."""
+        self.voice.ask_items(plan.opening)
+        self.debate(plan)
+        self.voice.ask_items(plan.vote)
+        vote = self.collect_vote()
+        cards = self.collect_cards()
+        return self.conclude(vote, cards)
+
+    # -- the debate -----------------------------------------------------------------------
+
+    def debate(self, plan: Plan) -> None:
+        """The debate's timer: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
+        end = self.clock.now() + plan.minutes * 60
+        reminders = list(plan.reminders)  # latest first: (seconds left, items)
+        while True:
+            now = self.clock.now()
+            while reminders and now >= end - reminders[0][0]:
+                left, items = reminders.pop(0)
+                if end - now > left - self.listen_s:  # not a stale one after « encore une minute »
+                    self.voice.play(items)
+                now = self.clock.now()
+            if now >= end:
+                return
+            next_event = min([end] + [end - left for left, _ in reminders])
+            commands = self._hear("any", min(next_event - now, self.listen_s))
+            for command in commands or []:
+                if command.command == "start_vote":
+                    self._record({"type": "start_vote"})
+                    return
+                if command.command == "more_time" and command.seconds:
+                    self._record({"type": "more_time", "seconds": command.seconds})
+                    end += command.seconds
+                    left = end - self.clock.now()
+                    duration = self.prompts.duration
+                    self.voice.tell(self.prompts.line("more_time", time=duration(command.seconds), left=duration(left)))
+                    reminders = [r for r in plan.reminders if r[0] < left]
+                elif command.command == "pause":
+                    end += self._paused()
+                    self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(end - self.clock.now())))
+                else:
+                    self._control(command)
+
+    def _paused(self) -> float:
+        """Wait for « reprends »; how long the pause lasted."""
+        start = self.clock.now()
+        self._record({"type": "pause"})
+        self.voice.tell(self.prompts.line("paused"))
+        while True:
+            for command in self._hear("any", self.listen_s) or []:
+                if command.command == "resume":
+                    self._record({"type": "resume"})
+                    return self.clock.now() - start
+                if command.command == "stop":
+                    self._control(command)
+
+    # -- the vote -------------------------------------------------------------------------
+
+    def collect_vote(self) -> Vote:
+        """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed."""
+        total = len(self.players)
+        while True:
+            ballots: dict[str, str | None] = {}
+            tallies: dict[str, int] = {}
+            inputs: list[Command] = []
+            self.voice.ask(self.prompts.line("ask_votes"))
+            while True:
+                counted = len(ballots) + sum(tallies.values())
+                if counted >= total:
+                    break
+                commands = self._ask_once("any")
+                if commands is None:
+                    continue
+                if any(c.command == "yes" for c in commands) and tallies:
+                    break  # « oui, c'est tout »: the others voted for nobody
+                for c in commands:
+                    if c.command == "vote":
+                        ballots[c.voter or ""] = c.target
+                        inputs.append(c)
+                    elif c.command == "tally" and c.target is not None and c.count is not None:
+                        tallies[c.target] = c.count
+                        inputs.append(c)
+                    elif c.command == "undo":
+                        self._undo_vote(inputs, ballots, tallies)
+                counted = len(ballots) + sum(tallies.values())
+                if 0 < counted < total:
+                    self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
+            counted = len(ballots) + sum(tallies.values())
+            if counted > total:
+                self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
+                continue
+            summary = self._vote_summary(ballots, tallies)
+            if self._confirm(self.prompts.line("read_back", summary=summary)):
+                vote = self._make_vote(ballots, tallies)
+                self._record({"type": "vote", "ballots": ballots, "tallies": tallies})
+                return vote
+            self.voice.tell(self.prompts.line("votes_again"))
+
+    def _undo_vote(self, inputs: list[Command], ballots: dict, tallies: dict) -> None:
+        if not inputs:
+            self.voice.tell(self.prompts.line("nothing_to_undo"))
+            return
+        last = inputs.pop()
+        if last.command == "vote":
+            ballots.pop(last.voter or "", None)
+        else:
+            tallies.pop(last.target or "", None)
+        self.voice.tell(self.prompts.line("undone"))
+
+    def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> str:
+        parts = []
+        for voter, target in ballots.items():
+            if target is None:
+                parts.append(self.prompts.text("vote_nobody", voter=voter))
+            else:
+                parts.append(self.prompts.text("vote_one", voter=voter, target=target))
+        for target, count in sorted(tallies.items(), key=lambda t: -t[1]):
+            parts.append(self.prompts.text("tally_one", count=count, target=target))
+        return self.prompts.join(parts)
+
+    def _make_vote(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> Vote:
+        counts = Counter(t for t in ballots.values() if t is not None)
+        counts.update(tallies)
+        return Vote(dict(counts), dict(ballots))
+
+    # -- the cards ------------------------------------------------------------------------
+
+    def collect_cards(self) -> dict[str, str]:
+        """Every player says the card now in front of him; read back and confirmed."""
+        self.voice.tell(self.prompts.line("ask_cards"))
+        cards: dict[str, str] = {}
+        for player in self.players:
+            cards[player] = self._ask_card(player, cards)
+        while True:
+            summary = self.prompts.join(
+                [self.prompts.text("card_one", player=p, role=self._card_name(c)) for p, c in cards.items()]
+            )
+            if self._confirm(self.prompts.line("read_back", summary=summary)):
+                self._record({"type": "cards", "cards": cards})
+                return cards
+            self.voice.ask(self.prompts.line("cards_again"))
+            fixed = self._ask(
+                "reveal", lambda cs: next(((c.player, c.role) for c in cs if c.command == "reveal"), None)
+            )
+            player, role = fixed
+            others = {p: c for p, c in cards.items() if p != player}
+            problem = self._card_problem(role, others)
+            if problem:
+                self.voice.tell(problem)
+            else:
+                cards[player] = role
+
+    def _ask_card(self, player: str, known: dict[str, str]) -> str:
+        self.voice.ask(self.prompts.line("ask_card", player=player))
+
+        def accept(commands: list[Command]) -> str | None:
+            for c in commands:
+                if c.command == "reveal" and c.player == player and c.role:
+                    problem = self._card_problem(c.role, known)
+                    if problem:
+                        self.voice.tell(problem)
+                        return None
+                    return c.role
+            return None
+
+        return self._ask("reveal", accept, prefix=player)
+
+    def _card_problem(self, card: str, known: dict[str, str]) -> Line | None:
+        """A card that is not in the game, or already claimed as many times as it is in the game."""
+        plain = "doppelganger" if card.startswith(COPY_PREFIX) else card
+        copies = Counter(self.in_play)[plain]
+        name = self._card_name(card)
+        if copies == 0:
+            return self.prompts.line("no_such_card", role=name)
+        claimed = sum(1 for c in known.values() if ("doppelganger" if c.startswith(COPY_PREFIX) else c) == plain)
+        if claimed >= copies:
+            return self.prompts.line("card_taken", copies=copies, role=name)
+        return None
+
+    def _card_name(self, card: str) -> str:
+        return card_name(self.script.rules, card)
+
+    # -- the outcome ----------------------------------------------------------------------
+
+    def conclude(self, vote: Vote, cards: dict[str, str]) -> Outcome:
+        """Resolve with the engine, asking whom a dead hunter or Ginny pointed at; say the verdict."""
+        rules = self.script.rules
+        options = self.options or rules.options
+        pointing = dict(vote.pointing)
+        while True:
+            try:
+                dead, winners, reasons = resolve_day(
+                    rules, options, self.players, [cards[p] for p in self.players], Vote(vote.counts, pointing)
+                )
+                break
+            except PointingNeeded as need:
+                self.voice.ask(self.prompts.line("ask_pointing", player=need.player))
+                answer = self._ask("vote", _pointing_of(need.player), prefix=need.player)
+                target = None if answer is _NOBODY else str(answer)
+                self._record({"type": "pointing", "player": need.player, "target": target})
+                pointing[need.player] = target
+        why = [say(rules, r) for r in reasons]
+        self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
+        return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
+
+    # -- listening ------------------------------------------------------------------------
+
+    def _ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
+        """Listen until `accept` takes an answer; « répète », « stop », « pause » work meanwhile."""
+        failures = 0
+        while True:
+            commands = self._ask_once(phase, prefix)
+            if commands:
+                answer = accept(commands)
+                if answer is not None:
+                    return answer
+            failures += 1
+            if failures == FAILURES_BEFORE_KEYBOARD:
+                self.voice.tell(self.prompts.line("keyboard"))
+            self.voice.repeat()
+
+    def _ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
+        """One turn: the commands heard (controls already handled), [] if not understood, None if silence."""
+        commands = self._hear(phase, self.listen_s, prefix)
+        if commands is None:
+            return None
+        kept = []
+        for command in commands:
+            if command.command in ("repeat", "stop", "pause"):
+                self._control(command)
+            else:
+                kept.append(command)
+        return kept
+
+    def _hear(self, phase: str, timeout: float, prefix: str | None = None) -> list[Command] | None:
+        """Listen once: None on silence (the clock then stands at the end of the turn)."""
+        start = self.clock.now()
+        heard = self.ear.listen(self.phrases(phase), max(timeout, 0.0))  # type: ignore[attr-defined]
+        if heard is None or not heard.text.strip():
+            self.clock.sleep_until(start + timeout)  # a fake clock jumps; a real one is already there
+            return None
+        commands = self.parser.parse(heard.text, phase)
+        if prefix and not commands:
+            # an answer to a question put to one player: « bob » means « <player> bob »
+            commands = self.parser.parse(f"{prefix} {heard.text}", phase)
+        if not commands:
+            self.voice.tell(self.prompts.line("not_understood", text=heard.text))
+            return []
+        return commands
+
+    def _confirm(self, question: Line) -> bool:
+        """Read back and ask « oui » or « non »."""
+        self.voice.ask(question)
+        return self._ask("any", _yes_or_no)
+
+    def _control(self, command: Command) -> None:
+        if command.command == "repeat":
+            self.voice.repeat()
+        elif command.command == "stop":
+            self._record({"type": "stop"})
+            self.voice.tell(self.prompts.line("stopped"))
+            raise Stopped()
+        elif command.command == "pause":
+            self._paused()
+            self.voice.repeat()
+
+    def _record(self, event: dict) -> None:
+        """Journal an input before it is acted on."""
+        self.events.append(event)
+        if self.journal is not None:
+            self.journal.append(event)
+
+
+def _yes_or_no(commands: list[Command]) -> bool | None:
+    for c in commands:
+        if c.command in ("yes", "no"):
+            return c.command == "yes"
+    return None
+
+
+def _pointing_of(player: str) -> Callable[[list[Command]], object]:
+    def accept(commands: list[Command]) -> object:
+        for c in commands:
+            if c.command == "vote" and c.voter == player:
+                return c.target if c.target is not None else _NOBODY
+        return None
+
+    return accept
+
+
+_NOBODY = object()  # « personne »: not None, which means « not understood » to `_ask`

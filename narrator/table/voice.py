@@ -1,0 +1,40 @@
+"""The narrator's mouth for the session: say lines now, repeat the last question."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from narrator.script.announce import Line
+from narrator.table.announcer import to_items
+from narrator.voice import Item, Rendered, Speaker
+
+
+class Voice:
+    """Renders and plays lines; remembers the last question, for « répète »."""
+
+    def __init__(self, render: Callable[[Sequence[Item]], Rendered], speaker: Speaker) -> None:
+        self.render = render
+        self.speaker = speaker
+        self.last: list[Item] = []
+        self.transcript: list[str] = []  # every line said, in order (tests, the demo's transcript)
+
+    def ask(self, *lines: Line) -> None:
+        """Say a question or an announcement; « répète » says it again."""
+        self.ask_items(to_items(lines))
+
+    def ask_items(self, items: Sequence[Item]) -> None:
+        self.play(items)
+        self.last = list(items)
+
+    def tell(self, *lines: Line) -> None:
+        """Say something in passing (an acknowledgement, a reminder): « répète » keeps the question."""
+        self.play(to_items(lines))
+
+    def play(self, items: Sequence[Item]) -> None:
+        rendered = self.render(items)
+        self.transcript.extend(s.text for s in rendered.segments)
+        self.speaker.play(rendered)
+
+    def repeat(self) -> None:
+        if self.last:
+            self.play(self.last)

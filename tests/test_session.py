@@ -1,0 +1,217 @@
+"""Whole one-night games at a table with physical cards, driven by a scripted ear on a fake clock."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.resolve import resolve_record
+from narrator.script.game import load_shipped
+from narrator.script.prompts import load_prompts
+from narrator.table.announcer import plan
+from narrator.table.clock import FakeClock
+from narrator.table.session import Session, Stopped
+from narrator.table.voice import Voice
+from narrator.voice import Rendered, Say, assemble
+
+RATE = 100  # fake audio: one second per line, silence for waits
+
+
+def fake_render(items) -> Rendered:
+    return assemble(items, [np.ones(RATE, np.int16) for i in items if isinstance(i, Say)], RATE)
+
+
+class ClockSpeaker:
+    """Playing takes the audio's length on the fake clock; remembers when each line began."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.heard: list[tuple[float, str, str]] = []
+
+    def play(self, rendered: Rendered) -> None:
+        start = self.clock.now()
+        self.heard += [(start + s.start_s, s.line_id, s.text) for s in rendered.segments]
+        self.clock.advance(rendered.duration_s)
+
+    def close(self) -> None:
+        pass
+
+
+def table(game: str, players: list[str], in_play: list[str], answers: list[str | None], **kwargs):
+    script = load_shipped(game)
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    parser = Parser(game, players)
+    session = Session(
+        script=script,
+        prompts=load_prompts(),
+        players=tuple(players),
+        in_play=in_play,
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(answers),
+        clock=clock,
+        parser=parser,
+        phrases=lambda phase: phrases(parser, phase),
+        **kwargs,
+    )
+    return session, speaker, clock
+
+
+def spoken(card: str) -> str:
+    """How a player says his card: the role id, a Doppelgänger as « doppelganger voyante »."""
+    return card.replace(":", " ")
+
+
+RECORDS = [
+    {
+        "id": "poudlard-full",
+        "ruleset": "poudlard",
+        "players": ["Ana", "Ben", "Chloé", "Dan", "Eva"],
+        "deal": {
+            "Ana": "mangemort",
+            "Ben": "sirius",
+            "Chloé": "hermione",
+            "Dan": "ginny",
+            "Eva": "luna",
+            "center": ["eleve", "mangemort", "harry"],
+        },  # fmt: skip
+        "night": {"Ben": {"swap_with": "Ana"}, "Chloé": {"look": "Ana"}},
+        "votes": {"Ana": "Ben", "Ben": "Dan", "Chloé": "Dan", "Dan": "Ben", "Eva": "Dan"},
+    },
+    {
+        "id": "onuw-full",
+        "ruleset": "onuw",
+        "players": ["Ana", "Ben", "Chloé", "Dan", "Eva", "Fay"],
+        "deal": {
+            "Ana": "loup",
+            "Ben": "doppelganger",
+            "Chloé": "chasseur",
+            "Dan": "voleur",
+            "Eva": "tannelier",
+            "Fay": "villageois",
+            "center": ["loup", "voyante", "insomniaque"],
+        },  # fmt: skip
+        "night": {"Ben": {"copy": "Chloé"}, "Dan": {"swap_with": "Ana"}},
+        "votes": {"Ana": "Dan", "Ben": "Chloé", "Chloé": "Dan", "Dan": "Chloé", "Eva": "Chloé", "Fay": "Dan"},
+    },
+]
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
+def test_a_whole_game_by_voice_ends_as_narrator_resolve_says(record: dict) -> None:
+    expected = resolve_record(record)
+    players = record["players"]
+    in_play = [record["deal"][p] for p in players] + record["deal"]["center"]
+    answers: list[str | None] = [None, "on vote"]  # some silence in the debate, then the vote
+    answers += [f"{voter.lower()} vote contre {target.lower()}" for voter, target in record["votes"].items()]
+    answers += ["oui"]
+    answers += [spoken(expected["final"][p]) for p in players]
+    answers += ["oui"]
+    session, speaker, _ = table(record["ruleset"], players, in_play, answers)
+    script = session.script
+    outcome = session.run(plan(script.announce, in_play, minutes=5))
+    assert set(outcome.dead) == set(expected["dead"])
+    assert set(outcome.winners) == set(expected["winners"])
+    assert outcome.why == expected["why"]  # the narrator says what `narrator resolve` explains
+    said = [text for _, _, text in speaker.heard]
+    assert said[-len(expected["why"]) :] == expected["why"]
+    assert [e["type"] for e in session.events] == ["start_vote", "vote", "cards"]
+
+
+def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
+    # 001 Ginny: "si elle est capturée, le joueur qu'elle pointait du doigt est aussi capturé."
+    players = ["Ana", "Ben", "Chloé", "Dan"]
+    in_play = ["mangemort", "ginny", "eleve", "eleve", "harry", "ron", "luna"]
+    answers: list[str | None] = [
+        "on vote",
+        "trois voix pour ben",  # Ben: Ginny at dawn
+        "une voix pour ana",
+        "oui",
+        "mangemort",
+        "ginny",
+        "eleve",
+        "eleve",  # fmt: skip
+        "oui",
+        "ana",  # Ginny pointed at Ana
+    ]
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    session.debate(plan(session.script.announce, in_play))
+    vote = session.collect_vote()
+    assert vote.counts == {"Ben": 3, "Ana": 1} and vote.pointing == {}
+    cards = session.collect_cards()
+    outcome = session.conclude(vote, cards)
+    assert outcome.dead == ["Ben", "Ana"]
+    assert set(outcome.winners) == {"Ben", "Chloé", "Dan"}
+    assert any(line == "ask_pointing*" for _, line, _ in speaker.heard)
+    assert session.events[-1] == {"type": "pointing", "player": "Ben", "target": "Ana"}
+
+
+def test_corrections_refusals_and_repeat() -> None:
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers: list[str | None] = [
+        "on vote",
+        "ana vote contre ben",
+        "annule",  # the last input is taken back
+        "ana vote contre chloé",
+        "ben vote contre chloé",
+        "chloe vote contre ana",  # no accent: still Chloé
+        "non",  # the read-back was wrong: start again
+        "ana vote contre ben",
+        "ben vote contre ben",
+        "chloé vote contre ben",  # fmt: skip
+        "oui",
+        "répète",  # Ana's card question again
+        "dumbledore",  # not in this game
+        "blablabla",  # not understood
+        "mangemort",
+        "mangemort",  # Ben: only one Mangemort card in play, already claimed
+        "élève",
+        "eleve",
+        "non",
+        "ana harry",  # the correction
+        "oui",
+    ]
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    session.debate(plan(session.script.announce, in_play))
+    vote = session.collect_vote()
+    assert vote.pointing == {"Ana": "Ben", "Ben": "Ben", "Chloé": "Ben"}
+    cards = session.collect_cards()
+    assert cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
+    lines = [line for _, line, _ in speaker.heard]
+    assert "undone" in lines and "votes_again" in lines
+    assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
+    texts = [text for _, _, text in speaker.heard]
+    assert "Il n'y a pas de carte Albus Dumbledore en jeu." in texts
+    assert "Je n'ai pas compris « blablabla »." in texts
+    assert "Il n'y a que 1 carte Mangemort en jeu, et elle est déjà annoncée." in texts
+
+
+def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    # each listening turn lasts `listen_s` of silence on the fake clock unless something is said
+    answers: list[str | None] = ["pause", None, None, "reprends", "encore une minute"] + [None] * 200
+    session, speaker, clock = table("poudlard", players, in_play, answers, listen_s=10.0)
+    narration = plan(session.script.announce, in_play, minutes=3)
+    start = clock.now()
+    session.debate(narration)
+    heard = {line: t for t, line, _ in speaker.heard}
+    # 3 minutes + 1 more minute + the pause: the « pause » line (1 s on this clock) and two silent
+    # 10-second turns before « reprends »; the other lines are said while the debate's time runs
+    assert clock.now() - start == pytest.approx(3 * 60 + 60 + 21)
+    assert heard["one_minute_left"] == pytest.approx(clock.now() - 60, abs=1)
+    assert heard["ten_seconds_left"] == pytest.approx(clock.now() - 10, abs=1)
+    assert [e["type"] for e in session.events] == ["pause", "resume", "more_time"]
+
+
+def test_stop_ends_the_game() -> None:
+    session, speaker, _ = table(
+        "onuw", ["Ana", "Ben", "Chloé"], ["loup"] * 2 + ["villageois"] * 3 + ["voyante"], ["stop"]
+    )
+    with pytest.raises(Stopped):
+        session.debate(plan(session.script.announce, session.in_play))
+    assert speaker.heard[-1][2] == "Partie arrêtée."
