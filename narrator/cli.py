@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -65,6 +66,16 @@ def _parser() -> argparse.ArgumentParser:
         "--ear", default="vosk", help="vosk (micro, défaut), keyboard, ou script:FICHIER (une réponse par ligne)"
     )
     play.add_argument("--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)")
+    demo = sub.add_parser("demo", help="une partie de Poudlard complète, jouée par cinq joueurs simulés qui parlent")
+    demo.add_argument("--seed", type=int, default=7, help="tirage de la donne, des choix de nuit et des votes")
+    demo.add_argument("--out", default="demo.wav", help="le fichier WAV de toute la partie (défaut : demo.wav)")
+    demo.add_argument("--model", help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance")
+    demo.set_defaults(run=_demo)
+    model = sub.add_parser("model", help="le modèle de reconnaissance vocale")
+    model_sub = model.add_subparsers(metavar="ACTION", required=True)
+    download = model_sub.add_parser("download", help="télécharger le petit modèle vosk d'une langue (fr)")
+    download.add_argument("lang", nargs="?", default="fr")
+    download.set_defaults(run=_download)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
     parse.add_argument("--game", required=True, help="onuw ou poudlard")
     parse.add_argument("--players", required=True, help="Alice,Bob,…")
@@ -249,7 +260,8 @@ def _play(args: argparse.Namespace) -> int:
         ear=ear,
         clock=RealClock(),
         parser=parser,
-        phrases=lambda phase: phrases(parser, phase),
+        # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
+        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
     )
     try:
         session.run(narration)
@@ -285,7 +297,7 @@ def _ear(args: argparse.Namespace, players: list[str]):
         problems = ear.check_names(players)
         if problems:
             ear.close()
-            raise BadInput(problems[0].message())
+            raise BadInput(" ".join(p.message for p in problems))
     return ear
 
 
@@ -300,3 +312,109 @@ def _parse(args: argparse.Namespace) -> int:
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _download(args: argparse.Namespace) -> int:
+    from narrator.listen.ear import ModelError
+    from narrator.listen.model import download
+
+    try:
+        path = download(args.lang)
+    except ModelError as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return 1
+    print(f"Modèle prêt : {path}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from narrator.listen.ear import ModelError
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.listen.model import find_model, load_model
+    from narrator.resolve import resolve_record
+    from narrator.resources import data_dir
+    from narrator.script.game import load_shipped
+    from narrator.script.prompts import load_prompts
+    from narrator.table import demo as simulated
+    from narrator.table.announcer import plan
+    from narrator.table.clock import FakeClock, RealClock
+    from narrator.table.session import Session
+    from narrator.table.speakers import Tee
+    from narrator.table.voice import Voice
+    from narrator.voice import (
+        ConsoleSpeaker,
+        NoSoundCard,
+        Renderer,
+        SoundDeviceSpeaker,
+        VoiceError,
+        WavSpeaker,
+        find_profile,
+    )
+
+    path = data_dir("scripts") / "demo.yaml"
+    try:
+        demo = simulated.parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+    except YamlError as exc:
+        raise BadInput(str(exc.problems[0])) from None
+    script = load_shipped(demo.config["game"])
+    record = simulated.deal(demo, script, args.seed)
+    expected = resolve_record(record)
+    profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
+    try:
+        model = load_model(find_model(args.model))
+        print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
+    except ModelError as exc:
+        model = None
+        print(f"Pas de reconnaissance vocale ({exc}) : les phrases des joueurs arrivent au narrateur en texte.",
+              file=sys.stderr)  # fmt: skip
+    try:
+        card = SoundDeviceSpeaker()
+        clock = RealClock()
+    except NoSoundCard:
+        print(f"Pas de carte son : la partie est écrite dans {args.out}, et son texte ci-dessous.", file=sys.stderr)
+        card = None
+        clock = FakeClock()  # no one listens in real time: the game runs as fast as it renders
+    try:
+        wav = WavSpeaker(args.out)
+    except OSError as exc:
+        raise BadInput(f"{args.out} : écriture impossible ({exc.strerror})") from None
+    transcript = ConsoleSpeaker()
+    speaker = Tee(wav, transcript, *([card] if card else []))
+    players_out = Tee(wav, *([card] if card else []))
+    in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
+    narration = plan(script.announce, in_play, demo.config["minutes"])
+    parser = Parser(script.rules.game, demo.names)
+    try:
+        ear = simulated.DemoEar(
+            simulated.answers(demo, script, record),
+            simulated.player_voices(demo, profile),
+            players_out,
+            lambda line: print(f"          {line}", flush=True),
+            model,
+        )
+        session = Session(
+            script=script,
+            prompts=load_prompts(),
+            players=tuple(demo.names),
+            in_play=in_play,
+            voice=Voice(Renderer(profile).render, speaker),
+            ear=ear,
+            clock=clock,
+            parser=parser,
+            phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+            listen_s=3.0,
+        )
+        outcome = session.run(narration)
+    except VoiceError as exc:
+        raise BadInput(str(exc)) from None
+    except EOFError:
+        raise BadInput("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
+    finally:
+        speaker.close()
+    same = set(outcome.dead) == set(expected["dead"]) and set(outcome.winners) == set(expected["winners"])
+    verdict = "le même" if same else "un AUTRE"
+    print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
+    return 0 if same else 1

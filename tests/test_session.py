@@ -215,3 +215,27 @@ def test_stop_ends_the_game() -> None:
     with pytest.raises(Stopped):
         session.debate(plan(session.script.announce, session.in_play))
     assert speaker.heard[-1][2] == "Partie arrêtée."
+
+
+def test_the_demo_plays_a_whole_game_without_a_sound_card(tmp_path) -> None:
+    # issue 4: "narrator demo … writes demo.wav and the transcript when there is no sound card"
+    import os
+    import subprocess
+    import sys
+
+    from narrator.voice import read_wav
+
+    env = {**os.environ, "PULSE_SERVER": "unix:/nonexistent", "NARRATOR_VOSK_MODEL": str(tmp_path / "none")}
+    env.pop("XDG_RUNTIME_DIR", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "narrator", "demo", "--seed", "3", "--out", str(tmp_path / "demo.wav")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Pas de carte son" in run.stderr
+    out = run.stdout
+    assert "Fermez tous les yeux." in out and "Dites-moi les votes" in out
+    assert "Gagnants : " in out or "Personne ne gagne." in out
+    assert "le même résultat que « narrator resolve »" in out
+    pcm, rate = read_wav(tmp_path / "demo.wav")
+    assert len(pcm) / rate > 60  # the night, the players' voices and the verdict

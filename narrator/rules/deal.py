@@ -31,10 +31,17 @@ def random_deck(rules: Ruleset, rng: random.Random, size: int) -> list[str]:
             return cards
 
 
-def random_record(rules: Ruleset, rng: random.Random, players: int, record_id: object = None) -> dict:
-    """A valid record: a random deal, a legal random choice for every actor, random votes."""
-    names = [f"P{i}" for i in range(players)]
-    cards = random_deck(rules, rng, players + 3)
+def random_record(
+    rules: Ruleset,
+    rng: random.Random,
+    players: int,
+    record_id: object = None,
+    names: list[str] | None = None,
+    deck: list[str] | None = None,
+) -> dict:
+    """A valid record: a random deal (of `deck` if given), a legal random choice for every actor, random votes."""
+    names = names or [f"P{i}" for i in range(players)]
+    cards = rng.sample(deck, len(deck)) if deck else random_deck(rules, rng, players + 3)
     dealt = dict(zip(names, cards))
     copies = {
         name: rng.choice([n for n in names if n != name])
