@@ -6,12 +6,9 @@ import queue
 import sys
 import threading
 import unicodedata
-import wave
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
-
-import numpy as np
 
 from .ear import Heard, ListenError
 from .vosk_ear import BLOCK_S, decode, new_recognizer
@@ -43,18 +40,14 @@ class WavEar:
 
 def read_pcm(path: str | Path) -> tuple[bytes, int]:
     """Little-endian int16 mono samples (channels averaged) and the rate of a 16-bit WAV file."""
+    from narrator.voice.errors import VoiceError
+    from narrator.voice.wavfile import read_wav
+
     try:
-        with wave.open(str(path), "rb") as wav:
-            width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
-            frames = wav.readframes(wav.getnframes())
-    except (OSError, EOFError, wave.Error) as exc:
-        raise ListenError(f"{path} : fichier WAV illisible ({exc})") from None
-    if width != 2:
-        raise ListenError(f"{path} : WAV en {8 * width} bits ; seul le PCM 16 bits est lu")
-    pcm = np.frombuffer(frames, dtype="<i2")
-    if channels > 1:
-        pcm = np.round(pcm[: len(pcm) // channels * channels].reshape(-1, channels).mean(axis=1)).astype("<i2")
-    return pcm.tobytes(), rate
+        pcm, rate = read_wav(path)
+    except VoiceError as exc:
+        raise ListenError(str(exc)) from None
+    return pcm.astype("<i2").tobytes(), rate
 
 
 class KeyboardEar:
