@@ -61,11 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     render.set_defaults(run=_render)
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play)
-    play.add_argument("--wav", help="enregistrer aussi toute la narration dans ce fichier WAV")
-    play.add_argument(
-        "--ear", default="vosk", help="vosk (micro, défaut), keyboard, ou script:FICHIER (une réponse par ligne)"
-    )
-    play.add_argument("--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)")
+    _session_arguments(play)
+    play.add_argument("--journal", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)")
+    resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
+    resume.add_argument("journal", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)")
+    resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    _session_arguments(resume)
+    resume.set_defaults(run=_resume)
     demo = sub.add_parser("demo", help="une partie de Poudlard complète, jouée par cinq joueurs simulés qui parlent")
     demo.add_argument("--seed", type=int, default=7, help="tirage de la donne, des choix de nuit et des votes")
     demo.add_argument("--out", default="demo.wav", help="le fichier WAV de toute la partie (défaut : demo.wav)")
@@ -84,6 +86,17 @@ def _parser() -> argparse.ArgumentParser:
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
     return parser
+
+
+def _session_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wav", help="enregistrer aussi toute la narration dans ce fichier WAV")
+    parser.add_argument(
+        "--ear", default="vosk", help="vosk (micro, défaut), keyboard, ou script:FICHIER (une réponse par ligne)"
+    )
+    parser.add_argument("--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)")
+    parser.add_argument(
+        "--no-wait", action="store_true", help="sans carte son ni attente : le texte à l'écran, le son dans le WAV"
+    )
 
 
 def _table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -227,17 +240,77 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from narrator.table.journal import Journal, JournalError
+
+    table = _table(args)
+    header = {
+        "game": table.script.rules.game,
+        "script": _fingerprint(table.script.rules.game),
+        "players": table.players,
+        "roles": table.roles,
+        "minutes": table.narration.minutes,
+        "legend": not args.no_legend,
+        "voice": args.voice,
+    }
+    try:
+        journal = Journal.create(header, Path(args.journal) if args.journal else None)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+    print(f"Journal de la partie : {journal.path}", file=sys.stderr)
+    return _run_table(args, table, journal)
+
+
+def _resume(args: argparse.Namespace) -> int:
+    from narrator.script.game import UnknownGame, load_shipped
+    from narrator.table.announcer import plan
+    from narrator.table.journal import Journal, JournalError, finished, last_unfinished, read_journal
+    from narrator.table.progress import progress
+
+    path = Path(args.journal) if args.journal else last_unfinished()
+    if path is None:
+        raise BadInput("aucune partie inachevée à reprendre")
+    try:
+        header, events, warnings = read_journal(path)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+    for warning in warnings:
+        print(f"Attention : {warning}", file=sys.stderr)
+    if finished(events):
+        raise BadInput(f"{path} : cette partie est déjà terminée")
+    try:
+        script = load_shipped(header["game"])
+        players, roles = list(header["players"]), list(header["roles"])
+        narration = plan(script.announce, roles, int(header["minutes"]), legend=bool(header["legend"]))
+    except (KeyError, TypeError, ValueError, UnknownGame) as exc:
+        raise BadInput(f"{path} : en-tête de journal incomplet ({exc})") from None
+    if header.get("script") != _fingerprint(script.rules.game):
+        print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
+    args.voice = header.get("voice", args.voice)
+    print(f"Reprise de la partie : {path}", file=sys.stderr)
+    return _run_table(args, _Table(script, players, roles, narration), Journal(path), progress(events))
+
+
+def _fingerprint(game: str) -> str:
+    from narrator.resources import data_dir
+    from narrator.table.journal import fingerprint
+
+    folder = data_dir("scripts")
+    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
+
+
+def _run_table(args: argparse.Namespace, table: _Table, journal, resume=None) -> int:
+    """The session at a table: voice out, an ear, the journal; from the start or from `resume`."""
     from narrator.listen.ear import ListenError
     from narrator.listen.french import Parser
     from narrator.listen.grammar import phrases
     from narrator.script.prompts import load_prompts
-    from narrator.table.clock import RealClock
+    from narrator.table.clock import FakeClock, RealClock
+    from narrator.table.journal import JournalError
     from narrator.table.session import Session, Stopped
-    from narrator.table.speakers import table_speaker
+    from narrator.table.speakers import Tee, table_speaker
     from narrator.table.voice import Voice
-    from narrator.voice import VoiceError
+    from narrator.voice import ConsoleSpeaker, VoiceError, WavSpeaker
 
-    table = _table(args)
     narration = table.narration
     renderer = _renderer(args)
     try:
@@ -247,7 +320,10 @@ def _play(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     ear = _ear(args, table.players)
     try:
-        speaker = table_speaker(args.wav)
+        if args.no_wait:
+            speaker = Tee(WavSpeaker(args.wav or "narrateur.wav"), ConsoleSpeaker())
+        else:
+            speaker = table_speaker(args.wav)
     except OSError as exc:
         raise BadInput(f"{args.wav} : écriture impossible ({exc.strerror})") from None
     parser = Parser(table.script.rules.game, table.players)
@@ -258,22 +334,26 @@ def _play(args: argparse.Namespace) -> int:
         in_play=table.roles,
         voice=Voice(renderer.render, speaker),
         ear=ear,
-        clock=RealClock(),
+        clock=FakeClock() if args.no_wait else RealClock(),
         parser=parser,
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        journal=journal,
     )
     try:
-        session.run(narration)
+        session.run(narration, resume)
     except Stopped:
         return 0
     except EOFError:
-        raise BadInput("les réponses se sont arrêtées avant la fin de la partie") from None
-    except (VoiceError, ListenError) as exc:
+        raise BadInput(
+            f"les réponses se sont arrêtées avant la fin de la partie ; « narrator resume {journal.path} » la reprendra"
+        ) from None
+    except (VoiceError, ListenError, JournalError) as exc:
         raise BadInput(str(exc)) from None
     finally:
         speaker.close()
         ear.close()
+        journal.close()
     return 0
 
 

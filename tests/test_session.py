@@ -118,7 +118,9 @@ def test_a_whole_game_by_voice_ends_as_narrator_resolve_says(record: dict) -> No
     assert outcome.why == expected["why"]  # the narrator says what `narrator resolve` explains
     said = [text for _, _, text in speaker.heard]
     assert said[-len(expected["why"]) :] == expected["why"]
-    assert [e["type"] for e in session.events] == ["start_vote", "vote", "cards"]
+    kinds = [e["type"] for e in session.events]
+    n = len(players)
+    assert kinds == ["night_done", "start_vote"] + ["vote_input"] * n + ["vote"] + ["card"] * n + ["cards", "outcome"]
 
 
 def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
@@ -146,7 +148,10 @@ def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
     assert outcome.dead == ["Ben", "Ana"]
     assert set(outcome.winners) == {"Ben", "Chloé", "Dan"}
     assert any(line == "ask_pointing*" for _, line, _ in speaker.heard)
-    assert session.events[-1] == {"type": "pointing", "player": "Ben", "target": "Ana"}
+    assert session.events[-2:] == [
+        {"type": "pointing", "player": "Ben", "target": "Ana"},
+        {"type": "outcome", "dead": ["Ben", "Ana"], "winners": ["Ben", "Chloé", "Dan"]},
+    ]
 
 
 def test_corrections_refusals_and_repeat() -> None:
@@ -205,7 +210,7 @@ def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
     assert clock.now() - start == pytest.approx(3 * 60 + 60 + 21)
     assert heard["one_minute_left"] == pytest.approx(clock.now() - 60, abs=1)
     assert heard["ten_seconds_left"] == pytest.approx(clock.now() - 10, abs=1)
-    assert [e["type"] for e in session.events] == ["pause", "resume", "more_time"]
+    assert [e["type"] for e in session.events] == ["pause", "resume", "more_time", "debate_done"]
 
 
 def test_stop_ends_the_game() -> None:
@@ -239,3 +244,66 @@ def test_the_demo_plays_a_whole_game_without_a_sound_card(tmp_path) -> None:
     assert "le même résultat que « narrator resolve »" in out
     pcm, rate = read_wav(tmp_path / "demo.wav")
     assert len(pcm) / rate > 60  # the night, the players' voices and the verdict
+
+
+def test_a_resumed_night_restarts_at_the_call_it_was_in() -> None:
+    # issue 7: "the night resumes at the current role's announcement"
+    in_play = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, [])
+    narration = plan(session.script.announce, in_play, legend=False)
+    rendered = fake_render(narration.opening)
+    hermione = next(s for s in rendered.segments if s.line_id == "hermione_wake")
+    session.night(narration, at=hermione.start_s + 3.0)  # 3 s into Hermione's wait
+    said = [line for _, line, _ in speaker.heard]
+    assert said[0] == "hermione_wake" and "mangemorts_wake" not in said
+    assert said[-1] == "discussion_start*"
+    assert session.events == [{"type": "night_done"}]
+
+
+def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
+    session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], ["mangemort"] * 2 + ["eleve"] * 4, [None] * 20)
+    narration = plan(session.script.announce, session.in_play, minutes=5)
+    start = clock.now()
+    session.debate(narration, left=30.0)
+    assert clock.now() - start == pytest.approx(30.0)
+    said = [line for _, line, _ in speaker.heard]
+    assert said == ["ten_seconds_left"]  # the one-minute reminder had already been said
+
+
+def test_progress_replays_the_journal() -> None:
+    from narrator.table.progress import progress
+
+    events = [
+        {"type": "tick", "phase": "night", "at": 12.5},
+        {"type": "night_done"},
+        {"type": "tick", "phase": "debate", "left": 200.0},
+        {"type": "more_time", "seconds": 60},
+        {"type": "start_vote"},
+        {"type": "vote_input", "command": {"command": "vote", "voter": "Ana", "target": "Ben"}},
+        {"type": "vote_input", "command": {"command": "tally", "target": "Ben", "count": 2}},
+        {"type": "vote_undo"},
+    ]
+    state = progress(events)
+    assert state.stage == "vote" and state.debate_left == 260.0 and state.night_at == 12.5
+    assert [c.to_json() for c in state.inputs] == [{"command": "vote", "voter": "Ana", "target": "Ben"}]
+    state = progress(events + [{"type": "votes_again"}, {"type": "vote", "counts": {"Ben": 3}, "pointing": {}}])
+    assert state.stage == "cards" and state.inputs == [] and state.vote.counts == {"Ben": 3}
+    state = progress(
+        [{"type": "cards", "cards": {"Ana": "eleve"}}, {"type": "pointing", "player": "Ana", "target": None}]
+    )
+    assert state.stage == "verdict" and state.cards_confirmed and state.pointing == {"Ana": None}
+
+
+def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> None:
+    from narrator.table.journal import Journal, read_journal
+
+    journal = Journal.create({"game": "poudlard"}, tmp_path / "j.jsonl")
+    journal.append({"type": "night_done"})
+    journal.close()
+    with open(tmp_path / "j.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"type": "vote_in')  # the power went off mid-line
+    header, events, warnings = read_journal(tmp_path / "j.jsonl")
+    assert header["game"] == "poudlard" and [e["type"] for e in events] == ["night_done"]
+    assert warnings == [
+        f"{tmp_path / 'j.jsonl'}:3: ligne coupée (arrêt brutal pendant l'écriture) : le journal est lu jusqu'à la ligne 2."
+    ]

@@ -84,14 +84,18 @@ class Announcements:
 
     def night_steps(self, in_play: Iterable[str]) -> list[Step]:
         """The night, skipping the calls of characters not in play."""
+        return [step for section in self.night_sections(in_play) for step in section]
+
+    def night_sections(self, in_play: Iterable[str]) -> list[list[Step]]:
+        """The night in the pieces a resumed game restarts from: each call, each plain line."""
         present = set(in_play)
-        out: list[Step] = []
+        out: list[list[Step]] = []
         for step in self.night:
             if isinstance(step, Call):
                 if present.intersection(step.roles):
-                    out.extend(step.steps)
+                    out.append(list(step.steps))
             else:
-                out.append(step)
+                out.append([step])
         return out
 
     def opening_steps(self, minutes: int) -> list[Step]:

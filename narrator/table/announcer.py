@@ -21,6 +21,7 @@ class Plan:
     """One table's narration: what is read straight through, then the timed day."""
 
     opening: list[Item]  # the legend, the night and the day's first lines, played as one
+    sections: list[int]  # where in `opening` a resumed game may restart: the legend, each call, the day
     minutes: int
     reminders: list[tuple[int, list[Item]]]  # (seconds left, what to say), latest first
     vote: list[Item]
@@ -29,10 +30,14 @@ class Plan:
 def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = None, legend: bool = True) -> Plan:
     """Choose the lines for the characters in play (dealt or in the center) and the debate's length."""
     minutes = minutes if minutes is not None else announce.minutes
-    steps = (announce.setup_steps(in_play) if legend else []) + announce.night_steps(in_play)
-    steps += announce.opening_steps(minutes)
+    pieces = [announce.setup_steps(in_play)] if legend else []
+    pieces += announce.night_sections(in_play) + [announce.opening_steps(minutes)]
+    steps, sections = [], []
+    for piece in pieces:
+        sections.append(len(steps))
+        steps += piece
     reminders = sorted(
         ((r.left, to_items([r.line])) for r in announce.reminders if r.left < minutes * 60),
         key=lambda r: -r[0],
     )
-    return Plan(to_items(steps), minutes, reminders, to_items(announce.vote))
+    return Plan(to_items(steps), sections, minutes, reminders, to_items(announce.vote))

@@ -23,9 +23,13 @@ from narrator.script.game import GameScript
 from narrator.script.prompts import Prompts
 from narrator.table.announcer import Plan
 from narrator.table.clock import Clock
+from narrator.table.journal import Heartbeat, Journal
+from narrator.table.progress import Progress
 from narrator.table.voice import Voice
+from narrator.voice import Say
 
 T = TypeVar("T")
+STAGES = ("night", "debate", "vote", "cards", "verdict", "done")
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 FAILURES_BEFORE_KEYBOARD = 3
 
@@ -36,10 +40,6 @@ class Stopped(Exception):
 
 class Parser(Protocol):
     def parse(self, text: str, phase: str = "any") -> list[Command]: ...
-
-
-class Journal(Protocol):
-    def append(self, event: dict) -> None: ...
 
 
 @dataclass
@@ -64,55 +64,86 @@ class Session:
     clock: Clock
     parser: Parser
     phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
-    journal: Journal | None = None
+    journal: Journal | None = None  # narrator.table.journal.Journal
     options: Options | None = None
     listen_s: float = LISTEN_S
     events: list[dict] = field(default_factory=list)
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, plan: Plan) -> Outcome:
-        """Night, debate, vote, cards, outcome; raises `Stopped` if the table stops the game."""
-        self.voice.ask_items(plan.opening)
-        self.debate(plan)
-        self.voice.ask_items(plan.vote)
-        vote = self.collect_vote()
-        cards = self.collect_cards()
-        return self.conclude(vote, cards)
+    def run(self, plan: Plan, resume: Progress | None = None) -> Outcome:
+        """Night, debate, vote, cards, outcome — from the start, or from where a journal says the game was.
+
+        Raises `Stopped` if the table stops the game."""
+        state = resume or Progress()
+        stage = STAGES.index(state.stage)
+        if stage <= STAGES.index("night"):
+            self.night(plan, state.night_at)
+        if stage <= STAGES.index("debate"):
+            self.debate(plan, state.debate_left)
+        if stage <= STAGES.index("vote"):
+            self.voice.ask_items(plan.vote)
+            vote = self.collect_vote(state.inputs)
+        else:
+            vote = state.vote or Vote({}, {})
+        cards = state.cards if state.cards_confirmed else self.collect_cards(state.cards)
+        return self.conclude(vote, cards, state.pointing)
+
+    def night(self, plan: Plan, at: float = 0.0) -> None:
+        """The legend, the night and the day's opening, as one stretch of sound; a resumed game
+        restarts at the beginning of the call it was in."""
+        rendered = self.voice.render(plan.opening)
+        says = [i for i, item in enumerate(plan.opening) if isinstance(item, Say)]
+        start_of = {index: rendered.segments[n].start_s for n, index in enumerate(says)}
+        first = 0
+        for section in plan.sections:
+            nxt = next((i for i in says if i >= section), None)
+            if nxt is not None and start_of[nxt] <= at:
+                first = section
+        offset = start_of.get(next((i for i in says if i >= first), 0), 0.0)
+        begun = self.clock.now()
+        with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
+            self.voice.ask_items(plan.opening[first:])
+        self._record({"type": "night_done"})
 
     # -- the debate -----------------------------------------------------------------------
 
-    def debate(self, plan: Plan) -> None:
+    def debate(self, plan: Plan, left: float | None = None) -> None:
         """The debate's timer: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
-        end = self.clock.now() + plan.minutes * 60
-        reminders = list(plan.reminders)  # latest first: (seconds left, items)
-        while True:
-            now = self.clock.now()
-            while reminders and now >= end - reminders[0][0]:
-                left, items = reminders.pop(0)
-                if end - now > left - self.listen_s:  # not a stale one after « encore une minute »
-                    self.voice.play(items)
+        left = plan.minutes * 60 if left is None else left
+        timer = {"end": self.clock.now() + left}
+        reminders = [r for r in plan.reminders if r[0] < left]  # latest first: (seconds left, items)
+        with Heartbeat(self.journal, "debate", lambda: {"left": round(timer["end"] - self.clock.now(), 2)}):
+            while True:
+                end = timer["end"]
                 now = self.clock.now()
-            if now >= end:
-                return
-            next_event = min([end] + [end - left for left, _ in reminders])
-            commands = self._hear("any", min(next_event - now, self.listen_s))
-            for command in commands or []:
-                if command.command == "start_vote":
-                    self._record({"type": "start_vote"})
+                while reminders and now >= end - reminders[0][0]:
+                    said_at, items = reminders.pop(0)
+                    if end - now > said_at - self.listen_s:  # not a stale one after « encore une minute »
+                        self.voice.play(items)
+                    now = self.clock.now()
+                if now >= end:
+                    self._record({"type": "debate_done"})
                     return
-                if command.command == "more_time" and command.seconds:
-                    self._record({"type": "more_time", "seconds": command.seconds})
-                    end += command.seconds
-                    left = end - self.clock.now()
-                    duration = self.prompts.duration
-                    self.voice.tell(self.prompts.line("more_time", time=duration(command.seconds), left=duration(left)))
-                    reminders = [r for r in plan.reminders if r[0] < left]
-                elif command.command == "pause":
-                    end += self._paused()
-                    self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(end - self.clock.now())))
-                else:
-                    self._control(command)
+                next_event = min([end] + [end - r[0] for r in reminders])
+                for command in self._hear("any", min(next_event - now, self.listen_s)) or []:
+                    if command.command == "start_vote":
+                        self._record({"type": "start_vote"})
+                        return
+                    if command.command == "more_time" and command.seconds:
+                        self._record({"type": "more_time", "seconds": command.seconds})
+                        timer["end"] += command.seconds
+                        remaining = timer["end"] - self.clock.now()
+                        duration = self.prompts.duration
+                        more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
+                        self.voice.tell(more)
+                        reminders = [r for r in plan.reminders if r[0] < remaining]
+                    elif command.command == "pause":
+                        timer["end"] += self._paused()
+                        remaining = timer["end"] - self.clock.now()
+                        self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
+                    else:
+                        self._control(command)
 
     def _paused(self) -> float:
         """Wait for « reprends »; how long the pause lasted."""
@@ -129,15 +160,16 @@ class Session:
 
     # -- the vote -------------------------------------------------------------------------
 
-    def collect_vote(self) -> Vote:
-        """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed."""
+    def collect_vote(self, inputs: list[Command] | None = None) -> Vote:
+        """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed.
+
+        `inputs` are those a journal already holds: a resumed vote goes on from them."""
         total = len(self.players)
+        inputs = list(inputs or [])
         while True:
-            ballots: dict[str, str | None] = {}
-            tallies: dict[str, int] = {}
-            inputs: list[Command] = []
             self.voice.ask(self.prompts.line("ask_votes"))
             while True:
+                ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
                 if counted >= total:
                     break
@@ -147,38 +179,34 @@ class Session:
                 if any(c.command == "yes" for c in commands) and tallies:
                     break  # « oui, c'est tout »: the others voted for nobody
                 for c in commands:
-                    if c.command == "vote":
-                        ballots[c.voter or ""] = c.target
-                        inputs.append(c)
-                    elif c.command == "tally" and c.target is not None and c.count is not None:
-                        tallies[c.target] = c.count
+                    if c.command in ("vote", "tally"):
+                        self._record({"type": "vote_input", "command": c.to_json()})
                         inputs.append(c)
                     elif c.command == "undo":
-                        self._undo_vote(inputs, ballots, tallies)
+                        if inputs:
+                            self._record({"type": "vote_undo"})
+                            inputs.pop()
+                            self.voice.tell(self.prompts.line("undone"))
+                        else:
+                            self.voice.tell(self.prompts.line("nothing_to_undo"))
+                ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
                 if 0 < counted < total:
                     self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
+            ballots, tallies = _tally(inputs)
             counted = len(ballots) + sum(tallies.values())
             if counted > total:
                 self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
-                continue
-            summary = self._vote_summary(ballots, tallies)
-            if self._confirm(self.prompts.line("read_back", summary=summary)):
-                vote = self._make_vote(ballots, tallies)
-                self._record({"type": "vote", "ballots": ballots, "tallies": tallies})
+            elif self._confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
+                counts = Counter(t for t in ballots.values() if t is not None)
+                counts.update(tallies)
+                vote = Vote(dict(counts), dict(ballots))
+                self._record({"type": "vote", "counts": dict(vote.counts), "pointing": dict(vote.pointing)})
                 return vote
-            self.voice.tell(self.prompts.line("votes_again"))
-
-    def _undo_vote(self, inputs: list[Command], ballots: dict, tallies: dict) -> None:
-        if not inputs:
-            self.voice.tell(self.prompts.line("nothing_to_undo"))
-            return
-        last = inputs.pop()
-        if last.command == "vote":
-            ballots.pop(last.voter or "", None)
-        else:
-            tallies.pop(last.target or "", None)
-        self.voice.tell(self.prompts.line("undone"))
+            else:
+                self.voice.tell(self.prompts.line("votes_again"))
+            self._record({"type": "votes_again"})
+            inputs = []
 
     def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> str:
         parts = []
@@ -191,36 +219,35 @@ class Session:
             parts.append(self.prompts.text("tally_one", count=count, target=target))
         return self.prompts.join(parts)
 
-    def _make_vote(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> Vote:
-        counts = Counter(t for t in ballots.values() if t is not None)
-        counts.update(tallies)
-        return Vote(dict(counts), dict(ballots))
-
     # -- the cards ------------------------------------------------------------------------
 
-    def collect_cards(self) -> dict[str, str]:
-        """Every player says the card now in front of him; read back and confirmed."""
+    def collect_cards(self, known: dict[str, str] | None = None) -> dict[str, str]:
+        """Every player says the card now in front of him; read back and confirmed.
+
+        `known` are the answers a journal already holds: those players are not asked again."""
+        cards = dict(known or {})
         self.voice.tell(self.prompts.line("ask_cards"))
-        cards: dict[str, str] = {}
         for player in self.players:
-            cards[player] = self._ask_card(player, cards)
+            if player not in cards:
+                cards[player] = self._ask_card(player, cards)
+                self._record({"type": "card", "player": player, "role": cards[player]})
         while True:
+            ordered = {p: cards[p] for p in self.players}
             summary = self.prompts.join(
-                [self.prompts.text("card_one", player=p, role=self._card_name(c)) for p, c in cards.items()]
+                [self.prompts.text("card_one", player=p, role=self._card_name(c)) for p, c in ordered.items()]
             )
             if self._confirm(self.prompts.line("read_back", summary=summary)):
-                self._record({"type": "cards", "cards": cards})
-                return cards
+                self._record({"type": "cards", "cards": ordered})
+                return ordered
             self.voice.ask(self.prompts.line("cards_again"))
-            fixed = self._ask(
+            player, role = self._ask(
                 "reveal", lambda cs: next(((c.player, c.role) for c in cs if c.command == "reveal"), None)
             )
-            player, role = fixed
-            others = {p: c for p, c in cards.items() if p != player}
-            problem = self._card_problem(role, others)
+            problem = self._card_problem(role, {p: c for p, c in cards.items() if p != player})
             if problem:
                 self.voice.tell(problem)
             else:
+                self._record({"type": "card", "player": player, "role": role})
                 cards[player] = role
 
     def _ask_card(self, player: str, known: dict[str, str]) -> str:
@@ -255,11 +282,11 @@ class Session:
 
     # -- the outcome ----------------------------------------------------------------------
 
-    def conclude(self, vote: Vote, cards: dict[str, str]) -> Outcome:
+    def conclude(self, vote: Vote, cards: dict[str, str], asked: dict[str, str | None] | None = None) -> Outcome:
         """Resolve with the engine, asking whom a dead hunter or Ginny pointed at; say the verdict."""
         rules = self.script.rules
         options = self.options or rules.options
-        pointing = dict(vote.pointing)
+        pointing = {**vote.pointing, **(asked or {})}
         while True:
             try:
                 dead, winners, reasons = resolve_day(
@@ -272,6 +299,7 @@ class Session:
                 target = None if answer is _NOBODY else str(answer)
                 self._record({"type": "pointing", "player": need.player, "target": target})
                 pointing[need.player] = target
+        self._record({"type": "outcome", "dead": dead, "winners": winners})
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
         return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
@@ -342,6 +370,18 @@ class Session:
         self.events.append(event)
         if self.journal is not None:
             self.journal.append(event)
+
+
+def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]]:
+    """The ballots and tallies the inputs add up to (a later input for the same voter or target wins)."""
+    ballots: dict[str, str | None] = {}
+    tallies: dict[str, int] = {}
+    for c in inputs:
+        if c.command == "vote":
+            ballots[c.voter or ""] = c.target
+        elif c.command == "tally" and c.target is not None and c.count is not None:
+            tallies[c.target] = c.count
+    return ballots, tallies
 
 
 def _yes_or_no(commands: list[Command]) -> bool | None:

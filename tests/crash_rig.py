@@ -1,0 +1,85 @@
+"""Kill a scripted game with SIGKILL after its journal reached some event, resume it, compare.
+
+Used by tests/test_crash.py (a few points) and benchmarks/crash.py (50 random points)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from narrator.table.journal import read_journal
+from narrator.table.progress import progress
+
+PLAYERS = ["Ana", "Ben", "Chloé", "Dan"]
+ROLES = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"]
+VOTES = {"Ana": "Ben", "Ben": "Chloé", "Chloé": "Ben", "Dan": "Ana"}
+CARDS = {"Ana": "eleve", "Ben": "mangemort", "Chloé": "harry", "Dan": "sirius"}
+
+
+def answers(done: dict | None = None) -> list[str]:
+    """What the players say, skipping what the journal shows they already said."""
+    state = progress(done["events"]) if done else None
+    said: list[str] = []
+    if state is None or state.stage in ("night", "debate"):
+        said.append("on vote")
+    if state is None or state.stage in ("night", "debate", "vote"):
+        voted = {c.voter for c in state.inputs} if state else set()
+        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
+        said.append("oui")
+    if state is None or state.stage != "verdict":
+        known = state.cards if state else {}
+        said += [CARDS[p] for p in PLAYERS if p not in known]
+        said.append("oui")
+    return said
+
+
+def command(tmp: Path, journal: Path, said: list[str], resume: bool) -> list[str]:
+    script = tmp / f"answers-{time.monotonic_ns()}.txt"
+    script.write_text("\n".join(said) + "\n", encoding="utf-8")
+    common = ["--ear", f"script:{script}", "--no-wait", "--wav", str(tmp / "out.wav")]
+    if resume:
+        return [sys.executable, "-m", "narrator", "resume", str(journal), *common]
+    table = ["--players", ",".join(PLAYERS), "--roles", ",".join(ROLES), "--no-legend", "--minutes", "2"]
+    return [sys.executable, "-m", "narrator", "play", "poudlard", *table, "--journal", str(journal), *common]
+
+
+def confirmed(journal: Path) -> list[dict]:
+    """The inputs a game confirmed, without their times: what must be neither lost nor doubled."""
+    _, events, _ = read_journal(journal)
+    keep = ("vote", "cards", "outcome")
+    return [{k: v for k, v in e.items() if k != "at_time"} for e in events if e["type"] in keep]
+
+
+def play_through(tmp: Path, env: dict) -> list[dict]:
+    journal = tmp / "whole.jsonl"
+    run = subprocess.run(command(tmp, journal, answers(), False), env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return confirmed(journal)
+
+
+def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
+    """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
+    journal = tmp / f"crash-{after_events}-{time.monotonic_ns()}.jsonl"
+    process = subprocess.Popen(
+        command(tmp, journal, answers(), False), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    seen = 0
+    while process.poll() is None:
+        if journal.exists():
+            seen = journal.read_bytes().count(b"\n") - 1  # less the header
+            if seen >= after_events:
+                os.kill(process.pid, signal.SIGKILL)
+                break
+        time.sleep(0.001)
+    process.wait()
+    header, events, _ = read_journal(journal)
+    if not any(e["type"] == "outcome" for e in events):
+        said = answers({"events": events})
+        run = subprocess.run(command(tmp, journal, said, True), env=env, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr + json.dumps(events, ensure_ascii=False)
+    return confirmed(journal), seen
