@@ -264,7 +264,6 @@ def _resume(args: argparse.Namespace) -> int:
     from narrator.script.game import UnknownGame, load_shipped
     from narrator.table.announcer import plan
     from narrator.table.journal import Journal, JournalError, finished, last_unfinished, read_journal
-    from narrator.table.progress import progress
 
     path = Path(args.journal) if args.journal else last_unfinished()
     if path is None:
@@ -287,7 +286,7 @@ def _resume(args: argparse.Namespace) -> int:
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     args.voice = header.get("voice", args.voice)
     print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return _run_table(args, _Table(script, players, roles, narration), Journal(path), progress(events))
+    return _run_table(args, _Table(script, players, roles, narration), Journal(path), events)
 
 
 def _fingerprint(game: str) -> str:
@@ -298,11 +297,13 @@ def _fingerprint(game: str) -> str:
     return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
 
 
-def _run_table(args: argparse.Namespace, table: _Table, journal, resume=None) -> int:
-    """The session at a table: voice out, an ear, the journal; from the start or from `resume`."""
+def _run_table(args: argparse.Namespace, table: _Table, journal, events: list[dict] | None = None) -> int:
+    """The session at a table: voice out, an ear, the journal; from the start or from a journal's `events`."""
     from narrator.listen.ear import ListenError
     from narrator.listen.french import Parser
     from narrator.listen.grammar import phrases
+    from narrator.listen.simple_ears import KeyboardEar
+    from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
     from narrator.table.clock import FakeClock, RealClock
     from narrator.table.journal import JournalError
@@ -339,9 +340,10 @@ def _run_table(args: argparse.Namespace, table: _Table, journal, resume=None) ->
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
         journal=journal,
+        keyboard=KeyboardEar() if isinstance(ear, VoskEar) else None,
     )
     try:
-        session.run(narration, resume)
+        session.run(narration, events)
     except Stopped:
         return 0
     except EOFError:

@@ -181,11 +181,10 @@ def test_corrections_refusals_and_repeat() -> None:
         "oui",
     ]
     session, speaker, _ = table("poudlard", players, in_play, answers)
-    session.debate(plan(session.script.announce, in_play))
-    vote = session.collect_vote()
-    assert vote.pointing == {"Ana": "Ben", "Ben": "Ben", "Chloé": "Ben"}
-    cards = session.collect_cards()
-    assert cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
+    outcome = session.run(plan(session.script.announce, in_play))
+    assert outcome.vote.pointing == {"Ana": "Ben", "Ben": "Ben", "Chloé": "Ben"}
+    assert outcome.cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
+    assert [e for e in session.events if e["type"] == "undo"] == [{"type": "undo"}]
     lines = [line for _, line, _ in speaker.heard]
     assert "undone" in lines and "votes_again" in lines
     assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
@@ -281,13 +280,17 @@ def test_progress_replays_the_journal() -> None:
         {"type": "start_vote"},
         {"type": "vote_input", "command": {"command": "vote", "voter": "Ana", "target": "Ben"}},
         {"type": "vote_input", "command": {"command": "tally", "target": "Ben", "count": 2}},
-        {"type": "vote_undo"},
+        {"type": "undo"},  # takes back the tally
     ]
     state = progress(events)
     assert state.stage == "vote" and state.debate_left == 260.0 and state.night_at == 12.5
     assert [c.to_json() for c in state.inputs] == [{"command": "vote", "voter": "Ana", "target": "Ben"}]
     state = progress(events + [{"type": "votes_again"}, {"type": "vote", "counts": {"Ben": 3}, "pointing": {}}])
     assert state.stage == "cards" and state.inputs == [] and state.vote.counts == {"Ben": 3}
+    confirmed = events + [{"type": "vote", "counts": {"Ben": 1}, "pointing": {"Ana": "Ben"}}]
+    assert progress(confirmed).stage == "cards"
+    back = progress(confirmed + [{"type": "undo"}])  # « annule » after the read-back: the vote is asked again
+    assert back.stage == "vote" and back.vote is None and len(back.inputs) == 1
     state = progress(
         [{"type": "cards", "cards": {"Ana": "eleve"}}, {"type": "pointing", "player": "Ana", "target": None}]
     )
@@ -307,3 +310,19 @@ def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> No
     assert warnings == [
         f"{tmp_path / 'j.jsonl'}:3: ligne coupée (arrêt brutal pendant l'écriture) : le journal est lu jusqu'à la ligne 2."
     ]
+
+
+def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question() -> None:
+    # issue 7: "after three failures the keyboard is offered"
+    from narrator.listen.simple_ears import ScriptedEar as Keyboard
+
+    players = ["Ana", "Ben", "Chloé"]
+    session, speaker, _ = table("poudlard", players, ["mangemort", "eleve", "eleve", "harry", "ron", "luna"],
+                                ["brouhaha", "grmbl", "pfff", "oui"],  # fmt: skip
+                                keyboard=Keyboard(["ana mangemort"]))  # fmt: skip
+    cards = session._ask_card("Ana", {})
+    assert cards == "mangemort"
+    assert "Je n'ai toujours pas compris : vous pouvez aussi taper la réponse au clavier." in [
+        t for _, _, t in speaker.heard
+    ]
+    assert session.ear is not session.keyboard  # back to the voice for the next question

@@ -22,10 +22,33 @@ class Progress:
     pointing: dict[str, str | None] = field(default_factory=dict)
 
 
-def progress(events: list[dict]) -> Progress:
-    """Replay journal events (in order) into the point where the game goes on."""
-    state = Progress()
+UNDOABLE = ("start_vote", "vote_input", "vote", "card", "cards", "pointing")
+
+
+def undoable(events: list[dict]) -> bool:
+    """Whether « annule » has an input to take back."""
+    return any(e["type"] in UNDOABLE for e in _without_undone(events))
+
+
+def _without_undone(events: list[dict]) -> list[dict]:
+    """The events less every input an « undo » took back (each undo takes the latest one left)."""
+    kept: list[dict] = []
     for event in events:
+        if event["type"] != "undo":
+            kept.append(event)
+            continue
+        for i in range(len(kept) - 1, -1, -1):
+            if kept[i]["type"] in UNDOABLE:
+                del kept[i]
+                break
+    return kept
+
+
+def progress(events: list[dict]) -> Progress:
+    """Replay journal events (in order) into the point where the game goes on; an « undo » replays all but
+    the input it takes back."""
+    state = Progress()
+    for event in _without_undone(events):
         kind = event["type"]
         if kind == "tick" and event.get("phase") == "night":
             state.night_at = float(event["at"])
@@ -39,8 +62,6 @@ def progress(events: list[dict]) -> Progress:
             state.stage = "vote"
         elif kind == "vote_input":
             state.inputs.append(Command(**event["command"]))
-        elif kind == "vote_undo" and state.inputs:
-            state.inputs.pop()
         elif kind == "votes_again":
             state.inputs.clear()
         elif kind == "vote":

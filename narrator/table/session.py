@@ -24,7 +24,7 @@ from narrator.script.prompts import Prompts
 from narrator.table.announcer import Plan
 from narrator.table.clock import Clock
 from narrator.table.journal import Heartbeat, Journal
-from narrator.table.progress import Progress
+from narrator.table.progress import Progress, progress, undoable
 from narrator.table.voice import Voice
 from narrator.voice import Say
 
@@ -36,6 +36,10 @@ FAILURES_BEFORE_KEYBOARD = 3
 
 class Stopped(Exception):
     """The table said « stop »."""
+
+
+class Undo(Exception):
+    """The table said « annule »: the game goes on from all its inputs but the last."""
 
 
 class Parser(Protocol):
@@ -67,15 +71,22 @@ class Session:
     journal: Journal | None = None  # narrator.table.journal.Journal
     options: Options | None = None
     listen_s: float = LISTEN_S
+    keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
     events: list[dict] = field(default_factory=list)
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, plan: Plan, resume: Progress | None = None) -> Outcome:
-        """Night, debate, vote, cards, outcome — from the start, or from where a journal says the game was.
+    def run(self, plan: Plan, events: list[dict] | None = None) -> Outcome:
+        """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
+        game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
+        self.events = list(events or [])
+        while True:
+            try:
+                return self._go_on(plan, progress(self.events))
+            except Undo:
+                continue
 
-        Raises `Stopped` if the table stops the game."""
-        state = resume or Progress()
+    def _go_on(self, plan: Plan, state: Progress) -> Outcome:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             self.night(plan, state.night_at)
@@ -183,12 +194,7 @@ class Session:
                         self._record({"type": "vote_input", "command": c.to_json()})
                         inputs.append(c)
                     elif c.command == "undo":
-                        if inputs:
-                            self._record({"type": "vote_undo"})
-                            inputs.pop()
-                            self.voice.tell(self.prompts.line("undone"))
-                        else:
-                            self.voice.tell(self.prompts.line("nothing_to_undo"))
+                        self._control(c)
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
                 if 0 < counted < total:
@@ -309,16 +315,22 @@ class Session:
     def _ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
         """Listen until `accept` takes an answer; « répète », « stop », « pause » work meanwhile."""
         failures = 0
-        while True:
-            commands = self._ask_once(phase, prefix)
-            if commands:
-                answer = accept(commands)
-                if answer is not None:
-                    return answer
-            failures += 1
-            if failures == FAILURES_BEFORE_KEYBOARD:
-                self.voice.tell(self.prompts.line("keyboard"))
-            self.voice.repeat()
+        ear = self.ear
+        try:
+            while True:
+                commands = self._ask_once(phase, prefix)
+                if commands:
+                    answer = accept(commands)
+                    if answer is not None:
+                        return answer
+                failures += 1
+                if failures == FAILURES_BEFORE_KEYBOARD and self.keyboard is not None:
+                    # issue 7: after three failures the keyboard is offered, for this question
+                    self.voice.tell(self.prompts.line("keyboard"))
+                    self.ear = self.keyboard
+                self.voice.repeat()
+        finally:
+            self.ear = ear
 
     def _ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
         """One turn: the commands heard (controls already handled), [] if not understood, None if silence."""
@@ -327,7 +339,7 @@ class Session:
             return None
         kept = []
         for command in commands:
-            if command.command in ("repeat", "stop", "pause"):
+            if command.command in ("repeat", "stop", "pause", "undo"):
                 self._control(command)
             else:
                 kept.append(command)
@@ -364,6 +376,13 @@ class Session:
         elif command.command == "pause":
             self._paused()
             self.voice.repeat()
+        elif command.command == "undo":
+            if not undoable(self.events):
+                self.voice.tell(self.prompts.line("nothing_to_undo"))
+                return
+            self._record({"type": "undo"})
+            self.voice.tell(self.prompts.line("undone"))
+            raise Undo()
 
     def _record(self, event: dict) -> None:
         """Journal an input before it is acted on."""
