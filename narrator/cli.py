@@ -6,8 +6,6 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,8 +13,7 @@ from narrator import __version__
 from narrator.script.marks import YamlError, load_marked
 
 if TYPE_CHECKING:
-    from narrator.script.game import GameScript
-    from narrator.table.announcer import Plan
+    pass
 
 EXIT_BAD_INPUT = 2
 
@@ -27,9 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help()
         return 0
+    from narrator.table.setup import SetupError
+
     try:
         return args.run(args)
-    except BadInput as exc:
+    except (BadInput, SetupError) as exc:
         print(f"narrator: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -167,68 +166,27 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
-@dataclass
-class _Table:
-    script: GameScript
-    players: list[str]
-    roles: list[str]
-    narration: Plan
+def _options(args: argparse.Namespace):
+    from narrator.table.live import Options
+
+    return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
 
 
-def _table(args: argparse.Namespace) -> _Table:
-    """The game's script, the table and the narration plan the arguments describe."""
-    from narrator.rules.errors import RecordError
-    from narrator.rules.record import check_setup
-    from narrator.script.game import UnknownGame, load_shipped
-    from narrator.table.announcer import plan
+def _table(args: argparse.Namespace):
+    from narrator.table.setup import build_table
 
-    try:
-        script = load_shipped(args.game)
-    except UnknownGame as exc:
-        raise BadInput(str(exc)) from None
     players = [p.strip() for p in args.players.split(",")]
-    if args.scenario is not None:
-        roles = _scenario_cards(script.announce.scenarios, args.scenario, len(players))
-    else:
-        roles = [r.strip() for r in args.roles.split(",")]
-    try:
-        check_setup(script.rules, players, roles)
-    except RecordError as exc:
-        option = "--players" if exc.path[:1] == ("players",) else "--roles"
-        raise BadInput(f"{option} : attendu : {exc.expected} ; trouvé : {exc.found}") from None
-    if args.minutes is not None and not 1 <= args.minutes <= 60:
-        raise BadInput(f"--minutes : attendu : de 1 à 60 ; trouvé : {args.minutes}")
-    minutes = args.minutes or (script.announce.first_game_minutes if args.first_game else None)
-    return _Table(script, players, roles, plan(script.announce, roles, minutes, legend=not args.no_legend))
-
-
-def _scenario_cards(scenarios, name: str, players: int) -> list[str]:
-    if name not in scenarios:
-        known = ", ".join(scenarios) or "aucun"
-        raise BadInput(f"--scenario : scénario inconnu « {name} » ; attendu : {known}")
-    by_count = scenarios[name]
-    if players not in by_count:
-        counts = ", ".join(str(n) for n in sorted(by_count))
-        raise BadInput(f"--scenario {name} : prévu pour {counts} joueurs ; trouvé : {players} joueurs")
-    return list(by_count[players])
-
-
-def _renderer(args: argparse.Namespace):
-    from narrator.voice import Renderer, VoiceError, find_profile, load_profile
-
-    try:
-        profile = load_profile(args.voice) if args.voice.endswith((".yaml", ".yml")) else find_profile(args.voice)
-        return Renderer(profile)
-    except VoiceError as exc:
-        raise BadInput(str(exc)) from None
+    roles = [r.strip() for r in args.roles.split(",")] if args.roles is not None else None
+    return build_table(args.game, players, roles, args.scenario, args.minutes, args.first_game, not args.no_legend)
 
 
 def _render(args: argparse.Namespace) -> int:
+    from narrator.table.live import renderer
     from narrator.voice import VoiceError, write_wav
 
     narration = _table(args).narration
     try:
-        rendered = _renderer(args).render(narration.opening)
+        rendered = renderer(args.voice).render(narration.opening)
         write_wav(args.out, rendered.pcm, rendered.rate)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
@@ -240,147 +198,24 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from narrator.table.journal import Journal, JournalError
+    from narrator.table import live
 
-    table = _table(args)
-    header = {
-        "game": table.script.rules.game,
-        "script": _fingerprint(table.script.rules.game),
-        "players": table.players,
-        "roles": table.roles,
-        "minutes": table.narration.minutes,
-        "legend": not args.no_legend,
-        "voice": args.voice,
-    }
-    try:
-        journal = Journal.create(header, Path(args.journal) if args.journal else None)
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    print(f"Journal de la partie : {journal.path}", file=sys.stderr)
-    return _run_table(args, table, journal)
+    return live.start(_table(args), _options(args), args.journal)
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from narrator.script.game import UnknownGame, load_shipped
-    from narrator.table.announcer import plan
-    from narrator.table.journal import Journal, JournalError, finished, last_unfinished, read_journal
+    from narrator.table import live
 
-    path = Path(args.journal) if args.journal else last_unfinished()
-    if path is None:
-        raise BadInput("aucune partie inachevée à reprendre")
-    try:
-        header, events, warnings = read_journal(path)
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    for warning in warnings:
-        print(f"Attention : {warning}", file=sys.stderr)
-    if finished(events):
-        raise BadInput(f"{path} : cette partie est déjà terminée")
-    try:
-        script = load_shipped(header["game"])
-        players, roles = list(header["players"]), list(header["roles"])
-        narration = plan(script.announce, roles, int(header["minutes"]), legend=bool(header["legend"]))
-    except (KeyError, TypeError, ValueError, UnknownGame) as exc:
-        raise BadInput(f"{path} : en-tête de journal incomplet ({exc})") from None
-    if header.get("script") != _fingerprint(script.rules.game):
-        print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
-    args.voice = header.get("voice", args.voice)
-    print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return _run_table(args, _Table(script, players, roles, narration), Journal(path), events)
+    return live.resume(args.journal, _options(args))
 
 
-def _fingerprint(game: str) -> str:
-    from narrator.resources import data_dir
-    from narrator.table.journal import fingerprint
+def _demo(args: argparse.Namespace) -> int:
+    from narrator.table.demo import run_demo
 
-    folder = data_dir("scripts")
-    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
-
-
-def _run_table(args: argparse.Namespace, table: _Table, journal, events: list[dict] | None = None) -> int:
-    """The session at a table: voice out, an ear, the journal; from the start or from a journal's `events`."""
-    from narrator.listen.ear import ListenError
-    from narrator.listen.french import Parser
-    from narrator.listen.grammar import phrases
-    from narrator.listen.simple_ears import KeyboardEar
-    from narrator.listen.vosk_ear import VoskEar
-    from narrator.script.prompts import load_prompts
-    from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.journal import JournalError
-    from narrator.table.session import Session, Stopped
-    from narrator.table.speakers import Tee, table_speaker
-    from narrator.table.voice import Voice
-    from narrator.voice import ConsoleSpeaker, VoiceError, WavSpeaker
-
-    narration = table.narration
-    renderer = _renderer(args)
-    try:
-        # every line synthesized before the sound card is opened: nothing waits on synthesis later
-        renderer.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
-    except VoiceError as exc:
-        raise BadInput(str(exc)) from None
-    ear = _ear(args, table.players)
-    try:
-        if args.no_wait:
-            speaker = Tee(WavSpeaker(args.wav or "narrateur.wav"), ConsoleSpeaker())
-        else:
-            speaker = table_speaker(args.wav)
-    except OSError as exc:
-        raise BadInput(f"{args.wav} : écriture impossible ({exc.strerror})") from None
-    parser = Parser(table.script.rules.game, table.players)
-    session = Session(
-        script=table.script,
-        prompts=load_prompts(),
-        players=tuple(table.players),
-        in_play=table.roles,
-        voice=Voice(renderer.render, speaker),
-        ear=ear,
-        clock=FakeClock() if args.no_wait else RealClock(),
-        parser=parser,
-        # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
-        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
-        journal=journal,
-        keyboard=KeyboardEar() if isinstance(ear, VoskEar) else None,
-    )
-    try:
-        session.run(narration, events)
-    except Stopped:
-        return 0
-    except EOFError:
-        raise BadInput(
-            f"les réponses se sont arrêtées avant la fin de la partie ; « narrator resume {journal.path} » la reprendra"
-        ) from None
-    except (VoiceError, ListenError, JournalError) as exc:
-        raise BadInput(str(exc)) from None
-    finally:
-        speaker.close()
-        ear.close()
-        journal.close()
-    return 0
-
-
-def _ear(args: argparse.Namespace, players: list[str]):
-    """The ear asked for: the microphone with vosk (the keyboard when there is no model), a keyboard, a script."""
-    from narrator.listen.ear import ListenError
-    from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
-    from narrator.listen.vosk_ear import VoskEar, open_ear
-
-    if args.ear == "keyboard":
-        return KeyboardEar()
-    if args.ear.startswith("script:"):
-        try:
-            return ScriptedEar.from_file(args.ear[len("script:") :])
-        except ListenError as exc:
-            raise BadInput(str(exc)) from None
-    if args.ear != "vosk":
-        raise BadInput(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {args.ear}")
-    ear = open_ear(args.model)
-    if isinstance(ear, VoskEar):
-        problems = ear.check_names(players)
-        if problems:
-            ear.close()
-            raise BadInput(" ".join(p.message for p in problems))
-    return ear
+    same = run_demo(args.seed, args.out, args.model)
+    verdict = "le même" if same else "un AUTRE"
+    print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
+    return 0 if same else 1
 
 
 def _parse(args: argparse.Namespace) -> int:
@@ -407,96 +242,3 @@ def _download(args: argparse.Namespace) -> int:
         return 1
     print(f"Modèle prêt : {path}")
     return 0
-
-
-def _demo(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from narrator.listen.ear import ModelError
-    from narrator.listen.french import Parser
-    from narrator.listen.grammar import phrases
-    from narrator.listen.model import find_model, load_model
-    from narrator.resolve import resolve_record
-    from narrator.resources import data_dir
-    from narrator.script.game import load_shipped
-    from narrator.script.prompts import load_prompts
-    from narrator.table import demo as simulated
-    from narrator.table.announcer import plan
-    from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.session import Session
-    from narrator.table.speakers import Tee
-    from narrator.table.voice import Voice
-    from narrator.voice import (
-        ConsoleSpeaker,
-        NoSoundCard,
-        Renderer,
-        SoundDeviceSpeaker,
-        VoiceError,
-        WavSpeaker,
-        find_profile,
-    )
-
-    path = data_dir("scripts") / "demo.yaml"
-    try:
-        demo = simulated.parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
-    except YamlError as exc:
-        raise BadInput(str(exc.problems[0])) from None
-    script = load_shipped(demo.config["game"])
-    record = simulated.deal(demo, script, args.seed)
-    expected = resolve_record(record)
-    profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
-    try:
-        model = load_model(find_model(args.model))
-        print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
-    except ModelError as exc:
-        model = None
-        print(f"Pas de reconnaissance vocale ({exc}) : les phrases des joueurs arrivent au narrateur en texte.",
-              file=sys.stderr)  # fmt: skip
-    try:
-        card = SoundDeviceSpeaker()
-        clock = RealClock()
-    except NoSoundCard:
-        print(f"Pas de carte son : la partie est écrite dans {args.out}, et son texte ci-dessous.", file=sys.stderr)
-        card = None
-        clock = FakeClock()  # no one listens in real time: the game runs as fast as it renders
-    try:
-        wav = WavSpeaker(args.out)
-    except OSError as exc:
-        raise BadInput(f"{args.out} : écriture impossible ({exc.strerror})") from None
-    transcript = ConsoleSpeaker()
-    speaker = Tee(wav, transcript, *([card] if card else []))
-    players_out = Tee(wav, *([card] if card else []))
-    in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
-    narration = plan(script.announce, in_play, demo.config["minutes"])
-    parser = Parser(script.rules.game, demo.names)
-    try:
-        ear = simulated.DemoEar(
-            simulated.answers(demo, script, record),
-            simulated.player_voices(demo, profile),
-            players_out,
-            lambda line: print(f"          {line}", flush=True),
-            model,
-        )
-        session = Session(
-            script=script,
-            prompts=load_prompts(),
-            players=tuple(demo.names),
-            in_play=in_play,
-            voice=Voice(Renderer(profile).render, speaker),
-            ear=ear,
-            clock=clock,
-            parser=parser,
-            phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
-            listen_s=3.0,
-        )
-        outcome = session.run(narration)
-    except VoiceError as exc:
-        raise BadInput(str(exc)) from None
-    except EOFError:
-        raise BadInput("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
-    finally:
-        speaker.close()
-    same = set(outcome.dead) == set(expected["dead"]) and set(outcome.winners) == set(expected["winners"])
-    verdict = "le même" if same else "un AUTRE"
-    print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
-    return 0 if same else 1

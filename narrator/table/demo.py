@@ -150,3 +150,82 @@ class DemoEar:
 def player_voices(demo: Demo, profile: Profile) -> dict[str, Renderer]:
     """One renderer per simulated player: the narrator's profile with the player's voice and pitch."""
     return {p["name"]: Renderer(replace(profile, voice=p["voice"], pitch=p["pitch"])) for p in demo.config["players"]}
+
+
+def run_demo(seed: int, out: str, model_path: str | None) -> bool:
+    """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
+    import sys
+    from functools import cache
+
+    from narrator.listen.ear import ModelError
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.listen.model import find_model, load_model
+    from narrator.resources import data_dir
+    from narrator.script.game import load_shipped
+    from narrator.script.prompts import load_prompts
+    from narrator.table.announcer import plan
+    from narrator.table.clock import FakeClock, RealClock
+    from narrator.table.session import Session
+    from narrator.table.setup import SetupError
+    from narrator.table.speakers import Tee
+    from narrator.table.voice import Voice
+    from narrator.voice import ConsoleSpeaker, NoSoundCard, SoundDeviceSpeaker, VoiceError, WavSpeaker, find_profile
+
+    path = data_dir("scripts") / "demo.yaml"
+    try:
+        demo = parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+    except YamlError as exc:
+        raise SetupError(str(exc.problems[0])) from None
+    script = load_shipped(demo.config["game"])
+    record = deal(demo, script, seed)
+    expected = resolve_record(record)
+    profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
+    try:
+        model = load_model(find_model(model_path))
+        print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
+    except ModelError as exc:
+        model = None
+        print(f"Pas de reconnaissance vocale ({exc}) : les joueurs parlent au narrateur en texte.", file=sys.stderr)
+    try:
+        card: Speaker | None = SoundDeviceSpeaker()
+        clock: FakeClock | RealClock = RealClock()
+    except NoSoundCard:
+        print(f"Pas de carte son : la partie est écrite dans {out}, et son texte ci-dessous.", file=sys.stderr)
+        card, clock = None, FakeClock()  # nobody listens in real time: the game runs as fast as it renders
+    try:
+        wav = WavSpeaker(out)
+    except OSError as exc:
+        raise SetupError(f"{out} : écriture impossible ({exc.strerror})") from None
+    live = [card] if card else []
+    speaker = Tee(wav, ConsoleSpeaker(), *live)  # the console prints the transcript
+    in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
+    parser = Parser(script.rules.game, demo.names)
+    try:
+        ear = DemoEar(
+            answers(demo, script, record),
+            player_voices(demo, profile),
+            Tee(wav, *live),
+            lambda line: print(f"          {line}", flush=True),
+            model,
+        )
+        session = Session(
+            script=script,
+            prompts=load_prompts(),
+            players=tuple(demo.names),
+            in_play=in_play,
+            voice=Voice(Renderer(profile).render, speaker),
+            ear=ear,
+            clock=clock,
+            parser=parser,
+            phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+            listen_s=3.0,
+        )
+        outcome = session.run(plan(script.announce, in_play, demo.config["minutes"]))
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+    except EOFError:
+        raise SetupError("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
+    finally:
+        speaker.close()
+    return set(outcome.dead) == set(expected["dead"]) and set(outcome.winners) == set(expected["winners"])

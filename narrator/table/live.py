@@ -1,0 +1,169 @@
+"""A game at a real table: the voice, an ear, the journal and the session wired together."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from narrator.listen.ear import ListenError
+from narrator.resources import data_dir
+from narrator.script.game import load_shipped
+from narrator.table.announcer import plan
+from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished, read_journal
+from narrator.table.setup import SetupError, Table
+from narrator.voice import Renderer, VoiceError, find_profile, load_profile
+
+
+@dataclass
+class Options:
+    """How the table is heard and spoken to."""
+
+    voice: str = "fr"  # a profile of voices/, or a YAML file
+    ear: str = "vosk"  # vosk, keyboard, script:FILE
+    model: str | None = None
+    wav: str | None = None
+    no_wait: bool = False
+
+
+def renderer(voice: str) -> Renderer:
+    try:
+        profile = load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
+        return Renderer(profile)
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def start(table: Table, options: Options, journal_path: str | None = None) -> int:
+    """A new game: its journal first, then the session."""
+    header = {
+        "game": table.script.rules.game,
+        "script": script_version(table.script.rules.game),
+        "players": table.players,
+        "roles": table.roles,
+        "minutes": table.narration.minutes,
+        "legend": table.legend,
+        "voice": options.voice,
+    }
+    try:
+        journal = Journal.create(header, Path(journal_path) if journal_path else None)
+    except JournalError as exc:
+        raise SetupError(str(exc)) from None
+    print(f"Journal de la partie : {journal.path}", file=sys.stderr)
+    return run(table, options, journal)
+
+
+def resume(journal_path: str | None, options: Options) -> int:
+    """A game the journal says did not end, from where it stopped."""
+    path = Path(journal_path) if journal_path else last_unfinished()
+    if path is None:
+        raise SetupError("aucune partie inachevée à reprendre")
+    try:
+        header, events, warnings = read_journal(path)
+    except JournalError as exc:
+        raise SetupError(str(exc)) from None
+    for warning in warnings:
+        print(f"Attention : {warning}", file=sys.stderr)
+    if finished(events):
+        raise SetupError(f"{path} : cette partie est déjà terminée")
+    try:
+        script = load_shipped(header["game"])
+        players, roles, legend = list(header["players"]), list(header["roles"]), bool(header["legend"])
+        narration = plan(script.announce, roles, int(header["minutes"]), legend=legend)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"{path} : en-tête de journal incomplet ou faux ({exc})") from None
+    if header.get("script") != script_version(script.rules.game):
+        print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
+    options.voice = header.get("voice", options.voice)
+    print(f"Reprise de la partie : {path}", file=sys.stderr)
+    return run(Table(script, players, roles, narration, legend), options, Journal(path), events)
+
+
+def script_version(game: str) -> str:
+    """A hash of the scripts a game is played with, kept in its journal."""
+    folder = data_dir("scripts")
+    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
+
+
+def run(table: Table, options: Options, journal: Journal, events: list[dict] | None = None) -> int:
+    """The session at the table, from the start or from a journal's `events`."""
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.listen.simple_ears import KeyboardEar
+    from narrator.listen.vosk_ear import VoskEar
+    from narrator.script.prompts import load_prompts
+    from narrator.table.clock import FakeClock, RealClock
+    from narrator.table.session import Session, Stopped
+    from narrator.table.speakers import Tee, table_speaker
+    from narrator.table.voice import Voice
+    from narrator.voice import ConsoleSpeaker, WavSpeaker
+
+    narration = table.narration
+    voice = renderer(options.voice)
+    try:
+        # every line synthesized before the sound card is opened: nothing waits on synthesis later
+        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+    ear = make_ear(options, table.players)
+    try:
+        if options.no_wait:
+            speaker = Tee(WavSpeaker(options.wav or "narrateur.wav"), ConsoleSpeaker())
+        else:
+            speaker = table_speaker(options.wav)
+    except OSError as exc:
+        raise SetupError(f"{options.wav} : écriture impossible ({exc.strerror})") from None
+    parser = Parser(table.script.rules.game, table.players)
+    session = Session(
+        script=table.script,
+        prompts=load_prompts(),
+        players=tuple(table.players),
+        in_play=table.roles,
+        voice=Voice(voice.render, speaker),
+        ear=ear,
+        clock=FakeClock() if options.no_wait else RealClock(),
+        parser=parser,
+        # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
+        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        journal=journal,
+        keyboard=KeyboardEar() if isinstance(ear, VoskEar) else None,
+    )
+    try:
+        session.run(narration, events)
+    except Stopped:
+        return 0
+    except EOFError:
+        raise SetupError(
+            f"les réponses se sont arrêtées avant la fin de la partie ; « narrator resume {journal.path} » la reprendra"
+        ) from None
+    except (VoiceError, ListenError, JournalError) as exc:
+        raise SetupError(str(exc)) from None
+    finally:
+        speaker.close()
+        ear.close()
+        journal.close()
+    return 0
+
+
+def make_ear(options: Options, players: list[str]):
+    """The ear asked for: the microphone with vosk (the keyboard when there is no model), a keyboard, a script."""
+    from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
+    from narrator.listen.vosk_ear import VoskEar, open_ear
+
+    if options.ear == "keyboard":
+        return KeyboardEar()
+    if options.ear.startswith("script:"):
+        try:
+            return ScriptedEar.from_file(options.ear[len("script:") :])
+        except ListenError as exc:
+            raise SetupError(str(exc)) from None
+    if options.ear != "vosk":
+        raise SetupError(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {options.ear}")
+    ear = open_ear(options.model)
+    if isinstance(ear, VoskEar):
+        problems = ear.check_names(players)
+        if problems:
+            ear.close()
+            raise SetupError(" ".join(p.message for p in problems))
+    return ear
