@@ -22,8 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
-        parser.print_help()
-        return 0
+        args.run = _spoken  # no command: the spoken setup, then the game
     from narrator.table.setup import SetupError
 
     try:
@@ -47,6 +46,9 @@ class BadInput(Exception):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="narrator", description="Meneur de jeu vocal pour Loups-Garous.")
     parser.add_argument("--version", action="version", version=f"narrator {__version__}")
+    parser.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    _session_arguments(parser)
+    parser.add_argument("--journal", help="le fichier journal de la partie")
     sub = parser.add_subparsers(metavar="COMMANDE")
     resolve = sub.add_parser("resolve", help="résoudre une partie décrite dans un fichier (JSON sur stdout)")
     resolve.add_argument("file", help="fichier YAML ou JSON : un enregistrement de partie, ou une liste ; - pour stdin")
@@ -59,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--out", required=True, help="le fichier WAV à écrire")
     render.set_defaults(run=_render)
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
-    _table_arguments(play)
+    _table_arguments(play, spoken=True)
     _session_arguments(play)
     play.add_argument("--journal", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)")
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
@@ -98,10 +100,13 @@ def _session_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _table_arguments(parser: argparse.ArgumentParser) -> None:
+def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> None:
     parser.add_argument("game", metavar="JEU", help="onuw ou poudlard")
-    parser.add_argument("--players", required=True, help="les noms, dans l'ordre autour de la table : Alice,Bob,…")
-    cards = parser.add_mutually_exclusive_group(required=True)
+    players_help = "les noms, dans l'ordre autour de la table : Alice,Bob,…"
+    if spoken:
+        players_help += " (sans --players : la mise en place se fait à la voix)"
+    parser.add_argument("--players", required=not spoken, help=players_help)
+    cards = parser.add_mutually_exclusive_group(required=not spoken)
     cards.add_argument("--roles", help="les cartes en jeu (joueurs + 3) : mangemort,harry,…")
     cards.add_argument("--scenario", help="un jeu de cartes tout prêt du script (ex. premiere_annee)")
     parser.add_argument("--minutes", type=int, help="durée du débat en minutes (défaut : celle du script)")
@@ -200,7 +205,18 @@ def _render(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from narrator.table import live
 
+    if args.players is None:
+        return live.setup_and_play(_options(args), args.game, args.journal)
+    if args.roles is None and args.scenario is None:
+        raise BadInput("--roles ou --scenario : les cartes en jeu (joueurs + 3)")
     return live.start(_table(args), _options(args), args.journal)
+
+
+def _spoken(args: argparse.Namespace) -> int:
+    """`narrator` alone: everything by voice, from the first word."""
+    from narrator.table import live
+
+    return live.setup_and_play(_options(args), None, args.journal)
 
 
 def _resume(args: argparse.Namespace) -> int:

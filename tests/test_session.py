@@ -325,4 +325,4 @@ def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question
     assert "Je n'ai toujours pas compris : vous pouvez aussi taper la réponse au clavier." in [
         t for _, _, t in speaker.heard
     ]
-    assert session.ear is not session.keyboard  # back to the voice for the next question
+    assert session.talk.ear is session.ear  # back to the voice for the next question

@@ -67,6 +67,8 @@ class Announcements:
     reminders: tuple[Reminder, ...]
     vote: tuple[Step, ...]
     scenarios: Mapping[str, Mapping[int, tuple[str, ...]]]  # name -> players -> cards in play
+    scenario_titles: Mapping[str, str]  # name -> what it is called aloud
+    title: str  # the game's name, said aloud
 
     def setup_steps(self, in_play: Iterable[str]) -> list[Step]:
         """The legend of the characters in play: name, team, difficulty, tactile symbol (001 "Adaptation")."""
@@ -136,6 +138,8 @@ def parse_announcements(data: Mapping) -> Announcements:
             name: {count: tuple(cards) for count, cards in scenario["players"].items()}
             for name, scenario in data.get("scenarios", {}).items()
         },
+        scenario_titles={name: scenario["title"] for name, scenario in data.get("scenarios", {}).items()},
+        title=data["title"],
     )
 
 

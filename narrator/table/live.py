@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -12,8 +13,10 @@ from narrator.resources import data_dir
 from narrator.script.game import load_shipped
 from narrator.table.announcer import plan
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished, read_journal
+from narrator.table.settings import load_settings, save_settings
 from narrator.table.setup import SetupError, Table
-from narrator.voice import Renderer, VoiceError, find_profile, load_profile
+from narrator.table.voice import Voice, load_earcons
+from narrator.voice import Profile, Renderer, VoiceError, find_profile, load_profile
 
 
 @dataclass
@@ -27,15 +30,37 @@ class Options:
     no_wait: bool = False
 
 
-def renderer(voice: str) -> Renderer:
+def profile_of(voice: str) -> Profile:
     try:
-        profile = load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
-        return Renderer(profile)
+        return load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
 
 
-def start(table: Table, options: Options, journal_path: str | None = None) -> int:
+def renderer(voice: str) -> Renderer:
+    """The voice profile asked for, with the table's saved settings (« plus lentement »…)."""
+    try:
+        return Renderer(load_settings().apply(profile_of(voice)))
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
+    """What « plus lentement », « plus fort »… do: change the setting, keep it, speak with it from now on."""
+    base = profile_of(voice)
+    settings = load_settings()
+
+    def tune(command: str) -> bool:
+        if not settings.change(command, base):
+            return False
+        save_settings(settings)
+        spoken.render = Renderer(settings.apply(base)).render
+        return True
+
+    return tune
+
+
+def start(table: Table, options: Options, journal_path: str | None = None, io: Io | None = None) -> int:
     """A new game: its journal first, then the session."""
     header = {
         "game": table.script.rules.game,
@@ -51,7 +76,7 @@ def start(table: Table, options: Options, journal_path: str | None = None) -> in
     except JournalError as exc:
         raise SetupError(str(exc)) from None
     print(f"Journal de la partie : {journal.path}", file=sys.stderr)
-    return run(table, options, journal)
+    return run(table, options, journal, io=io)
 
 
 def resume(journal_path: str | None, options: Options) -> int:
@@ -86,18 +111,83 @@ def script_version(game: str) -> str:
     return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
 
 
-def run(table: Table, options: Options, journal: Journal, events: list[dict] | None = None) -> int:
+@dataclass
+class Io:
+    """The table's ears and mouth, opened once for the setup and the game."""
+
+    ear: object
+    speaker: object
+    clock: object
+
+    def close(self) -> None:
+        self.speaker.close()  # type: ignore[attr-defined]
+        self.ear.close()  # type: ignore[attr-defined]
+
+
+def open_io(options: Options, players: list[str] | None = None) -> Io:
+    """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
+    from narrator.table.clock import FakeClock, RealClock
+    from narrator.table.speakers import Tee, table_speaker
+    from narrator.voice import ConsoleSpeaker, WavSpeaker
+
+    ear = make_ear(options, players)
+    try:
+        if options.no_wait:
+            speaker = Tee(WavSpeaker(options.wav or "narrateur.wav"), ConsoleSpeaker())
+        else:
+            speaker = table_speaker(options.wav)
+    except OSError as exc:
+        ear.close()
+        raise SetupError(f"{options.wav} : écriture impossible ({exc.strerror})") from None
+    return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
+
+
+def setup_and_play(options: Options, game: str | None = None, journal_path: str | None = None) -> int:
+    """Issue 8: from the first word, the setup by voice (game, players, names, cards), then the game."""
+    from narrator.listen.french import SetupParser
+    from narrator.listen.grammar import setup_phrases
+    from narrator.listen.vosk_ear import VoskEar
+    from narrator.script.prompts import load_prompts
+    from narrator.table.spoken_setup import SetupStopped, SpokenSetup
+
+    io = open_io(options)
+    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons())  # type: ignore[arg-type]
+    ear = io.ear
+    check = (lambda names: [p.message for p in ear.check_names(names)]) if isinstance(ear, VoskEar) else None
+    setup = SpokenSetup(
+        voice=voice,
+        ear=ear,
+        clock=io.clock,  # type: ignore[arg-type]
+        prompts=load_prompts(),
+        words=cache(SetupParser),
+        phrases=cache(lambda game, phase: setup_phrases(game, phase)),
+        check_names=check,
+        tune=tuner(options.voice, voice),
+    )
+    try:
+        table = setup.run(game)
+    except SetupStopped:
+        io.close()
+        return 0
+    except EOFError:
+        io.close()
+        raise SetupError("les réponses se sont arrêtées pendant la mise en place de la partie") from None
+    except (VoiceError, ListenError) as exc:
+        io.close()
+        raise SetupError(str(exc)) from None
+    return start(table, options, journal_path, io)
+
+
+def run(
+    table: Table, options: Options, journal: Journal, events: list[dict] | None = None, io: Io | None = None
+) -> int:
     """The session at the table, from the start or from a journal's `events`."""
     from narrator.listen.french import Parser
     from narrator.listen.grammar import phrases
     from narrator.listen.simple_ears import KeyboardEar
     from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
-    from narrator.table.clock import FakeClock, RealClock
     from narrator.table.session import Session, Stopped
-    from narrator.table.speakers import Tee, table_speaker
-    from narrator.table.voice import Voice
-    from narrator.voice import ConsoleSpeaker, WavSpeaker
 
     narration = table.narration
     voice = renderer(options.voice)
@@ -106,28 +196,23 @@ def run(table: Table, options: Options, journal: Journal, events: list[dict] | N
         voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
-    ear = make_ear(options, table.players)
-    try:
-        if options.no_wait:
-            speaker = Tee(WavSpeaker(options.wav or "narrateur.wav"), ConsoleSpeaker())
-        else:
-            speaker = table_speaker(options.wav)
-    except OSError as exc:
-        raise SetupError(f"{options.wav} : écriture impossible ({exc.strerror})") from None
+    io = io or open_io(options, table.players)
     parser = Parser(table.script.rules.game, table.players)
+    spoken = Voice(voice.render, io.speaker, load_earcons())  # type: ignore[arg-type]
     session = Session(
         script=table.script,
         prompts=load_prompts(),
         players=tuple(table.players),
         in_play=table.roles,
-        voice=Voice(voice.render, speaker),
-        ear=ear,
-        clock=FakeClock() if options.no_wait else RealClock(),
+        voice=spoken,
+        ear=io.ear,
+        clock=io.clock,  # type: ignore[arg-type]
         parser=parser,
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
         journal=journal,
-        keyboard=KeyboardEar() if isinstance(ear, VoskEar) else None,
+        keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
+        tune=tuner(options.voice, spoken),
     )
     try:
         session.run(narration, events)
@@ -140,13 +225,12 @@ def run(table: Table, options: Options, journal: Journal, events: list[dict] | N
     except (VoiceError, ListenError, JournalError) as exc:
         raise SetupError(str(exc)) from None
     finally:
-        speaker.close()
-        ear.close()
+        io.close()
         journal.close()
     return 0
 
 
-def make_ear(options: Options, players: list[str]):
+def make_ear(options: Options, players: list[str] | None = None):
     """The ear asked for: the microphone with vosk (the keyboard when there is no model), a keyboard, a script."""
     from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
     from narrator.listen.vosk_ear import VoskEar, open_ear
@@ -161,7 +245,7 @@ def make_ear(options: Options, players: list[str]):
     if options.ear != "vosk":
         raise SetupError(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {options.ear}")
     ear = open_ear(options.model)
-    if isinstance(ear, VoskEar):
+    if isinstance(ear, VoskEar) and players:
         problems = ear.check_names(players)
         if problems:
             ear.close()

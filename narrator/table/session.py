@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from narrator.explain import card_name, say
 from narrator.listen.commands import Command
@@ -23,15 +23,16 @@ from narrator.script.game import GameScript
 from narrator.script.prompts import Prompts
 from narrator.table.announcer import Plan
 from narrator.table.clock import Clock
+from narrator.table.conversation import Conversation
 from narrator.table.journal import Heartbeat, Journal
 from narrator.table.progress import Progress, progress, undoable
 from narrator.table.voice import Voice
 from narrator.voice import Say
 
-T = TypeVar("T")
 STAGES = ("night", "debate", "vote", "cards", "verdict", "done")
+SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
+CONTROLS = ("repeat", "stop", "pause", "undo", "legend", "help", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
-FAILURES_BEFORE_KEYBOARD = 3
 
 
 class Stopped(Exception):
@@ -72,7 +73,22 @@ class Session:
     options: Options | None = None
     listen_s: float = LISTEN_S
     keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
+    tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
     events: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.talk = Conversation(
+            voice=self.voice,
+            ear=self.ear,
+            clock=self.clock,
+            prompts=self.prompts,
+            parse=self.parser.parse,
+            phrases=self.phrases,
+            controls=CONTROLS,
+            control=self._control,
+            listen_s=self.listen_s,
+            keyboard=self.keyboard,
+        )
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -137,7 +153,7 @@ class Session:
                     self._record({"type": "debate_done"})
                     return
                 next_event = min([end] + [end - r[0] for r in reminders])
-                for command in self._hear("any", min(next_event - now, self.listen_s)) or []:
+                for command in self.talk.hear("any", min(next_event - now, self.listen_s)) or []:
                     if command.command == "start_vote":
                         self._record({"type": "start_vote"})
                         return
@@ -162,7 +178,7 @@ class Session:
         self._record({"type": "pause"})
         self.voice.tell(self.prompts.line("paused"))
         while True:
-            for command in self._hear("any", self.listen_s) or []:
+            for command in self.talk.hear("any", self.listen_s) or []:
                 if command.command == "resume":
                     self._record({"type": "resume"})
                     return self.clock.now() - start
@@ -184,7 +200,7 @@ class Session:
                 counted = len(ballots) + sum(tallies.values())
                 if counted >= total:
                     break
-                commands = self._ask_once("any")
+                commands = self.talk.ask_once("any")
                 if commands is None:
                     continue
                 if any(c.command == "yes" for c in commands) and tallies:
@@ -203,7 +219,7 @@ class Session:
             counted = len(ballots) + sum(tallies.values())
             if counted > total:
                 self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
-            elif self._confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
+            elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
                 counts = Counter(t for t in ballots.values() if t is not None)
                 counts.update(tallies)
                 vote = Vote(dict(counts), dict(ballots))
@@ -242,11 +258,11 @@ class Session:
             summary = self.prompts.join(
                 [self.prompts.text("card_one", player=p, role=self._card_name(c)) for p, c in ordered.items()]
             )
-            if self._confirm(self.prompts.line("read_back", summary=summary)):
+            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
                 self._record({"type": "cards", "cards": ordered})
                 return ordered
             self.voice.ask(self.prompts.line("cards_again"))
-            player, role = self._ask(
+            player, role = self.talk.ask(
                 "reveal", lambda cs: next(((c.player, c.role) for c in cs if c.command == "reveal"), None)
             )
             problem = self._card_problem(role, {p: c for p, c in cards.items() if p != player})
@@ -269,7 +285,7 @@ class Session:
                     return c.role
             return None
 
-        return self._ask("reveal", accept, prefix=player)
+        return self.talk.ask("reveal", accept, prefix=player)
 
     def _card_problem(self, card: str, known: dict[str, str]) -> Line | None:
         """A card that is not in the game, or already claimed as many times as it is in the game."""
@@ -301,7 +317,7 @@ class Session:
                 break
             except PointingNeeded as need:
                 self.voice.ask(self.prompts.line("ask_pointing", player=need.player))
-                answer = self._ask("vote", _pointing_of(need.player), prefix=need.player)
+                answer = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player)
                 target = None if answer is _NOBODY else str(answer)
                 self._record({"type": "pointing", "player": need.player, "target": target})
                 pointing[need.player] = target
@@ -311,60 +327,6 @@ class Session:
         return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
 
     # -- listening ------------------------------------------------------------------------
-
-    def _ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
-        """Listen until `accept` takes an answer; « répète », « stop », « pause » work meanwhile."""
-        failures = 0
-        ear = self.ear
-        try:
-            while True:
-                commands = self._ask_once(phase, prefix)
-                if commands:
-                    answer = accept(commands)
-                    if answer is not None:
-                        return answer
-                failures += 1
-                if failures == FAILURES_BEFORE_KEYBOARD and self.keyboard is not None:
-                    # issue 7: after three failures the keyboard is offered, for this question
-                    self.voice.tell(self.prompts.line("keyboard"))
-                    self.ear = self.keyboard
-                self.voice.repeat()
-        finally:
-            self.ear = ear
-
-    def _ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
-        """One turn: the commands heard (controls already handled), [] if not understood, None if silence."""
-        commands = self._hear(phase, self.listen_s, prefix)
-        if commands is None:
-            return None
-        kept = []
-        for command in commands:
-            if command.command in ("repeat", "stop", "pause", "undo"):
-                self._control(command)
-            else:
-                kept.append(command)
-        return kept
-
-    def _hear(self, phase: str, timeout: float, prefix: str | None = None) -> list[Command] | None:
-        """Listen once: None on silence (the clock then stands at the end of the turn)."""
-        start = self.clock.now()
-        heard = self.ear.listen(self.phrases(phase), max(timeout, 0.0))  # type: ignore[attr-defined]
-        if heard is None or not heard.text.strip():
-            self.clock.sleep_until(start + timeout)  # a fake clock jumps; a real one is already there
-            return None
-        commands = self.parser.parse(heard.text, phase)
-        if prefix and not commands:
-            # an answer to a question put to one player: « bob » means « <player> bob »
-            commands = self.parser.parse(f"{prefix} {heard.text}", phase)
-        if not commands:
-            self.voice.tell(self.prompts.line("not_understood", text=heard.text))
-            return []
-        return commands
-
-    def _confirm(self, question: Line) -> bool:
-        """Read back and ask « oui » or « non »."""
-        self.voice.ask(question)
-        return self._ask("any", _yes_or_no)
 
     def _control(self, command: Command) -> None:
         if command.command == "repeat":
@@ -376,6 +338,17 @@ class Session:
         elif command.command == "pause":
             self._paused()
             self.voice.repeat()
+        elif command.command in SETTINGS:
+            if self.tune is not None and self.tune(command.command):
+                self._record({"type": "setting", "command": command.command})
+                self.voice.tell(self.prompts.line(command.command))
+            else:
+                self.voice.tell(self.prompts.line("setting_limit"))
+        elif command.command == "legend":
+            legend = self.script.announce.setup_steps(self.in_play)
+            self.voice.tell(*[s for s in legend if isinstance(s, Line)])
+        elif command.command == "help":
+            self.voice.tell(self.prompts.line("help"))
         elif command.command == "undo":
             if not undoable(self.events):
                 self.voice.tell(self.prompts.line("nothing_to_undo"))
@@ -401,13 +374,6 @@ def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]
         elif c.command == "tally" and c.target is not None and c.count is not None:
             tallies[c.target] = c.count
     return ballots, tallies
-
-
-def _yes_or_no(commands: list[Command]) -> bool | None:
-    for c in commands:
-        if c.command in ("yes", "no"):
-            return c.command == "yes"
-    return None
 
 
 def _pointing_of(player: str) -> Callable[[list[Command]], object]:

@@ -12,9 +12,15 @@ from narrator.voice import Item, Rendered, Speaker
 class Voice:
     """Renders and plays lines; remembers the last question, for « répète »."""
 
-    def __init__(self, render: Callable[[Sequence[Item]], Rendered], speaker: Speaker) -> None:
-        self.render = render
+    def __init__(
+        self,
+        render: Callable[[Sequence[Item]], Rendered],
+        speaker: Speaker,
+        earcons: dict[str, Rendered] | None = None,
+    ) -> None:
+        self.render = render  # replaced when the table changes a setting (« plus lentement »)
         self.speaker = speaker
+        self.earcons = earcons
         self.last: list[Item] = []
         self.transcript: list[str] = []  # every line said, in order (tests, the demo's transcript)
 
@@ -38,3 +44,20 @@ class Voice:
     def repeat(self) -> None:
         if self.last:
             self.play(self.last)
+
+    def earcon(self, name: str) -> None:
+        """A short tone: « listen » before the table may speak, « understood » once it was understood."""
+        if self.earcons and name in self.earcons:
+            self.speaker.play(self.earcons[name])
+
+
+def load_earcons() -> dict[str, Rendered]:
+    """The shipped earcons (voices/earcons/*.wav), as audio ready to play."""
+    from narrator.resources import data_dir
+    from narrator.voice import read_wav
+
+    out = {}
+    for path in sorted((data_dir("voices") / "earcons").glob("*.wav")):
+        pcm, rate = read_wav(path)
+        out[path.stem] = Rendered(pcm, rate, ())
+    return out

@@ -1,0 +1,99 @@
+"""Asking the table and hearing its answer: the listening turn every spoken question goes through.
+
+A turn plays the « à vous » earcon, listens with the phrases that make sense now, re-parses what
+was heard, says « Je n'ai pas compris » when it was not understood, hands controls (« répète »,
+« pause », « stop », « plus lentement »…) to the caller, and after three misunderstandings offers
+the keyboard for that question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from narrator.listen.commands import Command
+from narrator.script.announce import Line
+from narrator.script.prompts import Prompts
+from narrator.table.clock import Clock
+from narrator.table.voice import Voice
+
+T = TypeVar("T")
+FAILURES_BEFORE_KEYBOARD = 3
+
+
+@dataclass
+class Conversation:
+    voice: Voice
+    ear: object  # narrator.listen.ear.Ear
+    clock: Clock
+    prompts: Prompts
+    parse: Callable[[str, str], list[Command]]  # (text, phase) -> commands
+    phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
+    controls: tuple[str, ...]  # the commands `control` handles, wherever they are said
+    control: Callable[[Command], None]
+    listen_s: float = 8.0
+    keyboard: object = None  # an ear to offer after three misunderstandings, if any
+
+    def ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
+        """Listen until `accept` takes an answer; after a miss or a silence, the question again."""
+        failures = 0
+        ear = self.ear
+        try:
+            while True:
+                commands = self.ask_once(phase, prefix)
+                if commands:
+                    answer = accept(commands)
+                    if answer is not None:
+                        return answer
+                failures += 1
+                if failures == FAILURES_BEFORE_KEYBOARD and self.keyboard is not None:
+                    # issue 7: after three failures the keyboard is offered, for this question
+                    self.voice.tell(self.prompts.line("keyboard"))
+                    self.ear = self.keyboard
+                self.voice.repeat()
+        finally:
+            self.ear = ear
+
+    def ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
+        """One turn: the commands heard (controls already handled), [] if not understood, None if silence."""
+        self.voice.earcon("listen")  # the table knows when it may speak
+        commands = self.hear(phase, self.listen_s, prefix)
+        if commands is None:
+            return None
+        self.voice.earcon("understood")
+        kept = []
+        for command in commands:
+            if command.command in self.controls:
+                self.control(command)
+            else:
+                kept.append(command)
+        return kept
+
+    def hear(self, phase: str, timeout: float, prefix: str | None = None) -> list[Command] | None:
+        """Listen once: None on silence (the clock then stands at the end of the turn)."""
+        start = self.clock.now()
+        heard = self.ear.listen(self.phrases(phase), max(timeout, 0.0))  # type: ignore[attr-defined]
+        if heard is None or not heard.text.strip():
+            self.clock.sleep_until(start + timeout)  # a fake clock jumps; a real one is already there
+            return None
+        commands = self.parse(heard.text, phase)
+        if prefix and not commands:
+            # an answer to a question put to one player: « bob » means « <player> bob »
+            commands = self.parse(f"{prefix} {heard.text}", phase)
+        if not commands:
+            self.voice.tell(self.prompts.line("not_understood", text=heard.text))
+            return []
+        return commands
+
+    def confirm(self, question: Line) -> bool:
+        """Read back and ask « oui » or « non »."""
+        self.voice.ask(question)
+        return self.ask("any", yes_or_no)
+
+
+def yes_or_no(commands: list[Command]) -> bool | None:
+    for c in commands:
+        if c.command in ("yes", "no"):
+            return c.command == "yes"
+    return None
