@@ -6,9 +6,15 @@ from collections.abc import Mapping
 
 from narrator.explain import say
 from narrator.rules import resolve
+from narrator.rules.classic.engine import play
+from narrator.rules.classic.record import parse_record
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.record import parse_game
+from narrator.script import classic
 from narrator.script.game import ONE_NIGHT_GAMES, load_game
+
+RULESETS = (*ONE_NIGHT_GAMES, classic.GAME)
+_EXPECTED = ", ".join(RULESETS[:-1]) + " ou " + RULESETS[-1]
 
 
 def resolve_record(raw: object) -> dict:
@@ -17,9 +23,11 @@ def resolve_record(raw: object) -> dict:
         raise RecordError((), "un enregistrement (un mapping)", raw)
     game_id = raw.get("ruleset")
     if game_id is None:
-        raise missing(("ruleset",), " ou ".join(ONE_NIGHT_GAMES))
+        raise missing(("ruleset",), _EXPECTED)
+    if game_id == classic.GAME:
+        return _resolve_classic(raw)
     if game_id not in ONE_NIGHT_GAMES:
-        raise RecordError(("ruleset",), " ou ".join(ONE_NIGHT_GAMES), game_id)
+        raise RecordError(("ruleset",), _EXPECTED, game_id)
     rules = load_game(game_id)
     game = parse_game(rules, raw)
     outcome = resolve(rules, game)
@@ -38,3 +46,38 @@ def resolve_record(raw: object) -> dict:
     if rules.reveals:
         out["visible"] = outcome.night.visible
     return out
+
+
+def _resolve_classic(raw: Mapping[str, object]) -> dict:
+    """A multi-night record (formats/game-record.md, "Multi-night games (thiercelieux)")."""
+    rules = classic.load_classic()
+    record = parse_record(rules, raw)
+    outcome = play(rules, record)
+    state = outcome.state
+    phases: list[dict[str, object]] = []
+    for report in outcome.phases:
+        label = f"{'nuit' if report.kind == 'night' else 'jour'} {report.number}"
+        phase: dict[str, object] = {"phase": label, "dead": list(report.dead)}
+        if report.kind == "night":
+            phase["learned"] = {p: dict(told) for p, told in report.learned.items()}
+        phases.append(phase)
+    living = state.living()
+    return {
+        "id": record.id,
+        "phases": phases,
+        "dead": list(state.dead),
+        "alive": living,
+        "camp": state.winner.value if state.winner is not None else None,
+        "winners": list(outcome.winners),
+        "state": {
+            "roles": dict(zip(state.players, state.roles)),
+            "camps": {p: c.value for p, c in zip(state.players, state.camps)},
+            "lovers": list(state.lovers),
+            "captain": state.captain,
+            "charmed": [],  # the joueur de flûte's (issue 6)
+            "voters": living,  # everyone alive votes: no idiot nor bouc émissaire yet (issue 6)
+            "growl": None,  # the montreur d'ours' (issue 6)
+            "known_roles": {},  # a pardoned idiot, the villageois-villageois (issue 6)
+        },
+        "why": [classic.say(rules, r) for r in outcome.why],
+    }

@@ -70,7 +70,7 @@ BAD = [
         "id: x\nruleset: poudlard\nplayers: [A1, B1, C1]\ndeal: {A1: fred, B1: eleve, C1: eleve, center: [ron, harry, luna]}\n",
         "enregistrement « x » : deal : attendu : les cartes fred et george toutes ensemble, ou aucune",
     ),
-    ("id: x\nruleset: thiercelieux\n", 'ruleset : attendu : onuw ou poudlard ; trouvé : "thiercelieux"'),
+    ("id: x\nruleset: zombie\n", 'ruleset : attendu : onuw, poudlard ou thiercelieux ; trouvé : "zombie"'),
     ("id: [1, 2\n", "game.yaml:2:1: YAML illisible"),
     ("- 3\n", "enregistrement n° 1 : (enregistrement) : attendu : un enregistrement (un mapping) ; trouvé : 3"),
 ]

@@ -1,0 +1,86 @@
+"""The questions the game asks as it goes, and who answers them.
+
+The engine never reads a record: at each point where the rules want a choice (the voyante's
+player, the hunter's shot, the ballots…) it builds an `Ask` naming the record key, the legal
+answers and whether the rules force one, and a `Decider` answers. `RecordDecider`
+(classic/record.py) reads the answer from a record's phase and refuses an illegal or missing
+one; `RandomDecider` (classic/deal.py) picks a legal one at random and writes the record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+from narrator.rules.errors import RecordError
+
+
+class Kind(str, Enum):
+    PLAYER = "player"  # one player among `choices`
+    PAIR = "pair"  # two different players among `choices`
+    POTIONS = "potions"  # {heal: bool, poison: player or null}
+    SPY = "spy"  # {spied: bool, caught: bool}
+    BALLOTS = "ballots"  # {voter: player or null} for every voter
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One decision the rules want now.
+
+    `context` says in French why it is asked ("le chasseur Eva est mort"), `expected` what an
+    answer is; `notes` say why some players are refused ("Ben : un loup-garou")."""
+
+    key: str
+    kind: Kind
+    context: str
+    expected: str
+    forced: bool = True
+    choices: tuple[str, ...] = ()  # PLAYER, PAIR: legal players; POTIONS: whom she may poison
+    notes: tuple[tuple[str, str], ...] = ()
+    ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # BALLOTS: each voter and whom he may vote for
+    heal: str | None = None  # POTIONS: whom her potion of life may save now; None: she may not heal
+    no_heal: str = ""  # POTIONS: why she may not heal
+    no_poison: str = ""  # POTIONS: why she may not poison (when `choices` is empty)
+
+    def note(self, player: object) -> str | None:
+        return next((why for p, why in self.notes if p == player), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Potions:
+    heal: bool = False
+    poison: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Spy:
+    spied: bool = False
+    caught: bool = False
+
+
+class Decider(Protocol):
+    """Answers the game's questions; `None` means "not used" and is allowed only when not forced."""
+
+    def player(self, ask: Ask) -> str | None: ...
+
+    def pair(self, ask: Ask) -> tuple[str, str] | None: ...
+
+    def potions(self, ask: Ask) -> Potions | None: ...
+
+    def spy(self, ask: Ask) -> Spy | None: ...
+
+    def ballots(self, ask: Ask) -> dict[str, str | None]: ...
+
+
+class MissingDecision(RecordError):
+    """A decision the rules force that the record lacks: "nuit 2 : le chasseur Eva est mort ; attendu : chasseur"."""
+
+    def __init__(self, path: tuple[object, ...], phase: str, context: str, key: str):
+        self.phase = phase
+        self.context = context
+        super().__init__(path, key, has_found=False)
+
+    def describe(self) -> str:
+        where = ".".join(str(p) for p in self.path)
+        return f"{where} : {self.phase} : {self.context} ; attendu : {self.expected}"

@@ -1,0 +1,33 @@
+"""One phase in progress: the rules, who answers, and what the phase has done so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from narrator.rules.classic.asks import Decider
+from narrator.rules.classic.model import PhaseReport, Reason, Rules
+
+
+@dataclass
+class Turn:
+    """The scratchpad of one phase (mutable, never outlives it): deaths, what was told, reasons."""
+
+    rules: Rules
+    decider: Decider
+    kind: str  # "night" | "day"
+    number: int
+    dead: list[str] = field(default_factory=list)
+    learned: dict[str, dict[str, object]] = field(default_factory=dict)
+    why: list[Reason] = field(default_factory=list)
+
+    def say(self, key: str, **params: object) -> None:
+        self.why.append(Reason(key, params))
+
+    def tell(self, player: str, what: str, value: object) -> None:
+        self.learned.setdefault(player, {})[what] = value
+
+    def name(self, role_id: str) -> str:
+        return self.rules.roles[role_id].name
+
+    def report(self) -> PhaseReport:
+        return PhaseReport(self.kind, self.number, tuple(self.dead), self.learned, tuple(self.why))

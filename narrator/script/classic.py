@@ -1,0 +1,210 @@
+"""The classic game's script (scripts/thiercelieux.yaml) loaded, validated and turned into `classic.Rules`.
+
+Every problem is reported at once, each at file:line:column; unknown keys are refused. The same
+module renders the engine's reasons with the script's `texts`, since it knows which names each
+template may use.
+"""
+
+from __future__ import annotations
+
+import string
+from functools import cache
+from typing import Any, cast
+
+from narrator.resources import data_dir
+from narrator.rules.classic.model import NIGHT_POWERS, Camp, Cause, Options, Power, Reason, Role, Rules
+from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.schema import schema_problems
+
+GAME = "thiercelieux"
+
+# Each explanation template and the placeholders it may use (the engine's Reason params).
+PLACEHOLDERS: dict[str, set[str]] = {
+    "and": set(),
+    "night": {"number"},
+    "day": {"number"},
+    "lovers": {"names"},
+    "lovers_apart": {"names"},
+    "seen": {"name", "role"},
+    "spied": {"name"},
+    "spared_by_girl": {"name"},
+    "healed": {"name"},
+    "quiet_night": set(),
+    **{f"death_{c.value}": {"name", "role"} for c in Cause},
+    "successor": {"captain", "name"},
+    "captain_elected": {"name"},
+    "captain_double": {"name"},
+    "no_votes": set(),
+    "most_votes": {"name", "count"},
+    "tie": {"names", "count"},
+    "tiebreak": {"captain", "name"},
+    "revote": {"names"},
+    "still_tied": set(),
+    "village_wins": set(),
+    "wolves_win": set(),
+    "lovers_win": {"names"},
+    "winners": {"names"},
+    "goes_on": set(),
+}
+PLACEHOLDERS["death_shot"] = {"name", "role", "hunter"}
+PLACEHOLDERS["death_grief"] = {"name", "role", "lover"}
+
+_TEXT = {"type": "string", "minLength": 1}
+_ID = {"type": "string", "pattern": "^[a-z_]+$"}
+_ROLE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": _TEXT,
+        # lovers of two camps become `amoureux`: no card is dealt in it
+        "camp": {"enum": [c.value for c in Camp if c is not Camp.LOVERS]},
+        "power": {"enum": [p.value for p in Power]},
+        "wolf": {"type": "boolean"},
+        "wake": {"type": "integer", "minimum": 1},
+        "copies": {"type": "integer", "minimum": 1},
+    },
+    "required": ["name", "camp"],
+    "additionalProperties": False,
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "game": {"enum": [GAME]},
+        "title": _TEXT,
+        "rulebooks": {"type": "array", "items": _TEXT, "minItems": 1},
+        "options": {
+            "type": "object",
+            "properties": {
+                "captain": {"type": "boolean"},
+                "witch_self_heal": {"type": "boolean"},
+                "lovers_spare_each_other": {"type": "boolean"},
+            },
+            "required": ["captain", "witch_self_heal", "lovers_spare_each_other"],
+            "additionalProperties": False,
+        },
+        "roles": {
+            "type": "object",
+            "propertyNames": _ID,
+            "additionalProperties": _ROLE,
+            "minProperties": 1,
+        },
+        "texts": {
+            "type": "object",
+            "properties": {key: _TEXT for key in PLACEHOLDERS},
+            "required": list(PLACEHOLDERS),
+            "additionalProperties": False,
+        },
+    },
+    "required": ["game", "title", "rulebooks", "options", "roles", "texts"],
+    "additionalProperties": False,
+}
+# Keys a record's phases use for other things than a role: no role may be called so.
+_RESERVED = {"captain", "votes", "tiebreak", "revote", "successor", "second_votes"}
+
+
+@cache
+def load_classic() -> Rules:
+    """The validated rules of the shipped classic game."""
+    path = data_dir("scripts") / f"{GAME}.yaml"
+    return load_classic_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+
+
+def load_classic_script(text: str, file: str) -> Rules:
+    """Validate the script's text; raise `YamlError` listing every problem with file:line:column."""
+    doc = load_marked(text, file)
+    problems = schema_problems(doc, SCHEMA)
+    if not problems:
+        problems = _cross_checks(doc)
+    if problems:
+        raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
+    return _rules(cast(dict, doc.data))
+
+
+def _cross_checks(doc: Marked) -> list[Problem]:
+    """What the schema cannot say: a night order the engine can play, one card per choosing role, templates."""
+    data = cast(dict[str, Any], doc.data)
+    roles: dict[str, dict] = data["roles"]
+    out = []
+    for rid, role in roles.items():
+        at = ("roles", rid)
+        power = Power(role["power"]) if "power" in role else None
+        if rid in _RESERVED:
+            out.append(doc.problem(at, f"« {rid} » est une clé des phases d'un enregistrement, pas un personnage"))
+        if power in NIGHT_POWERS and "wake" not in role:
+            out.append(doc.problem(at, "clé manquante « wake » : un personnage qui agit la nuit a un ordre de réveil"))
+        if power not in NIGHT_POWERS and "wake" in role:
+            out.append(
+                doc.problem(at + ("wake",), "wake ne va qu'avec un pouvoir de nuit (pair, see, spy, devour, potions)")
+            )
+        if power not in (None, Power.DEVOUR) and role.get("copies") != 1:
+            # the pack chooses as one, under the devouring role's id; anyone else who chooses has one card
+            out.append(doc.problem(at, "copies: 1 attendu : un personnage qui choisit est désigné par son id"))
+        if power is Power.DEVOUR and not role.get("wolf"):
+            out.append(doc.problem(at, "wolf: true attendu : la meute est faite des loups"))
+    wakes = {Power(r["power"]): (rid, r["wake"]) for rid, r in roles.items() if "wake" in r and "power" in r}
+    packs = [rid for rid, r in roles.items() if r.get("power") == Power.DEVOUR.value]
+    if len(packs) != 1:
+        out.append(
+            doc.problem(("roles",), f"exactement un personnage power: devour (la meute) ; trouvé : {len(packs)}")
+        )
+    elif Power.DEVOUR in wakes:
+        pack_wake = wakes[Power.DEVOUR][1]
+        # 002: the petite fille spies "durant le tour d'éveil des Loups-Garous"; the sorcière is shown
+        # their victim; Cupidon's lovers are known before the pack chooses
+        order = {Power.SPY: ("==", "pendant le tour des loups"), Power.POTIONS: (">", "après les loups")}
+        order[Power.PAIR] = ("<", "avant les loups")
+        for power, (sign, words) in order.items():
+            if power not in wakes:
+                continue
+            rid, wake = wakes[power]
+            ok = {"==": wake == pack_wake, ">": wake > pack_wake, "<": wake < pack_wake}[sign]
+            if not ok:
+                out.append(
+                    doc.problem(("roles", rid, "wake"), f"attendu : un réveil {words} ({pack_wake}) ; trouvé : {wake}")
+                )
+    for key, allowed in PLACEHOLDERS.items():
+        text = data["texts"][key]
+        try:
+            used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        except ValueError:
+            out.append(doc.problem(("texts", key), "accolade { ou } seule : écrire {{ ou }} pour une accolade"))
+            continue
+        hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
+        for name in sorted(used - allowed):
+            out.append(doc.problem(("texts", key), f"{{{name}}} inconnu ; attendu : {hint}"))
+    return out
+
+
+def _rules(data: dict) -> Rules:
+    roles = {
+        rid: Role(
+            id=rid,
+            name=r["name"],
+            camp=Camp(r["camp"]),
+            power=Power(r["power"]) if "power" in r else None,
+            wolf=r.get("wolf", False),
+            wake=r.get("wake"),
+            copies=r.get("copies"),
+        )
+        for rid, r in data["roles"].items()
+    }
+    return Rules(game=data["game"], roles=roles, options=Options(**data["options"]), texts=data["texts"])
+
+
+def join_names(rules: Rules, names: list[str]) -> str:
+    """ "Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + f" {rules.texts['and']} " + names[-1]
+
+
+def say(rules: Rules, reason: Reason) -> str:
+    """One of the engine's reasons as a French sentence."""
+    params = dict(reason.params)
+    if "names" in params:
+        params["names"] = join_names(rules, list(cast(list, params["names"])))
+    if "role" in params:
+        params["role"] = rules.roles[str(params["role"])].name
+    return str(rules.texts[reason.key]).format(**params)
+
+
+__all__ = ["GAME", "SCHEMA", "YamlError", "load_classic", "load_classic_script", "say"]
