@@ -158,16 +158,24 @@ def _resolve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from narrator.script.classic import load_classic_script
     from narrator.script.game import load_script
 
     text, file = _read(args.file)
     try:
-        script = load_script(text, file)
+        doc = load_marked(text, file)
+        classic = isinstance(doc.data, dict) and doc.data.get("game") == "thiercelieux"
+        if classic:
+            rules = load_classic_script(text, file)
+            what = f"thiercelieux, {len(rules.roles)} personnages"
+        else:
+            script = load_script(text, file)
+            what = f"{script.rules.game}, {len(script.rules.roles)} personnages"
     except YamlError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{file} : correct ({script.rules.game}, {len(script.rules.roles)} personnages).")
+    print(f"{file} : correct ({what}).")
     return 0
 
 

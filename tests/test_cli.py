@@ -96,7 +96,7 @@ def test_missing_file_and_stdin() -> None:
 
 
 def test_check_accepts_the_shipped_scripts() -> None:
-    for game in ("onuw", "poudlard"):
+    for game in ("onuw", "poudlard", "thiercelieux"):
         run = narrator("check", str(ROOT / "scripts" / f"{game}.yaml"))
         assert run.returncode == 0, run.stderr
         assert "correct" in run.stdout
