@@ -1,4 +1,8 @@
-"""French day commands: the utterance table, names, the grammar's phrases, a broken phrasebook, fuzzing."""
+"""French commands: the utterance table, names, the grammar's phrases, a broken phrasebook, fuzzing.
+
+The spoken setup's own tests are in tests/test_setup_words.py; its utterances are in the table here
+(a case with `players: null` is read by the setup's parser).
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,10 @@ from hassil import sample_intents
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from narrator.listen.commands import COMMANDS, Command
-from narrator.listen.french import PHASES, Parser, load_phrasebook, phrasebook
+from narrator.listen.commands import COMMANDS, SETTINGS, Command
+from narrator.listen.french import PHASES, SETUP_PHASES, Listener, Parser, load_phrasebook, phrasebook
 from narrator.listen.grammar import bigram_cover, phrases, spoken_lists
+from narrator.listen.setup_words import SetupParser
 from narrator.resources import data_dir
 from narrator.script.game import UnknownGame
 from narrator.script.marks import YamlError
@@ -43,6 +48,18 @@ def parser(game: str, players: tuple[str, ...]) -> Parser:
     return Parser(game, players)
 
 
+@cache
+def setup_parser(game: str | None) -> SetupParser:
+    return SetupParser(game)
+
+
+def listener(case: dict) -> Listener:
+    """A case's parser: the table's, or the setup's when nobody is seated yet (`players: null`)."""
+    if case["players"] is None:
+        return setup_parser(case["game"])
+    return parser(case["game"], tuple(case["players"]))
+
+
 # --- the utterance table ---------------------------------------------------------------------
 
 
@@ -50,6 +67,12 @@ def test_the_table_is_big_enough_and_holds_refusals() -> None:
     cases = [p.values[0] for p in CASES]
     assert len(cases) >= 150
     assert sum(1 for c in cases if c["expect"] == []) >= 40
+    setup = [c for c in cases if c["players"] is None]
+    assert len(setup) >= 80 and sum(1 for c in setup if c["expect"] == []) >= 20
+    # the settings are heard by a game in progress, in each of its phases, and by the setup
+    for name in (*SETTINGS, "legend", "help"):
+        heard = {(c["players"] is None, c["phase"]) for c in cases if c["expect"][:1] == [{"command": name}]}
+        assert {(False, p) for p in PHASES} | {(True, "any")} <= heard, name
     assert all(set(c) == CASE_KEYS for c in cases), "each case: text, game, players, phase, expect"
     heard = {c["expect"][0]["command"] for c in cases if c["expect"]}
     assert heard == set(COMMANDS), "every command is in the table"
@@ -57,7 +80,7 @@ def test_the_table_is_big_enough_and_holds_refusals() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_utterance(case: dict) -> None:
-    got = parser(case["game"], tuple(case["players"])).parse(case["text"], case["phase"])
+    got = listener(case).parse(case["text"], case["phase"])
     assert [c.to_json() for c in got] == [Command(**c).to_json() for c in case["expect"]]
 
 
@@ -78,6 +101,17 @@ def test_command_json_holds_only_its_own_keys() -> None:
     }
     assert Command("more_time", seconds=60).to_json() == {"command": "more_time", "seconds": 60}
     assert Command("pause").to_json() == {"command": "pause"}
+    assert Command("choose_game", game="poudlard").to_json() == {"command": "choose_game", "game": "poudlard"}
+    assert Command("number", count=5).to_json() == {"command": "number", "count": 5}
+    assert Command("name", player="Chloé").to_json() == {"command": "name", "player": "Chloé"}
+    assert Command("scenario", scenario="decouverte").to_json() == {"command": "scenario", "scenario": "decouverte"}
+    assert Command("character", role="eleve", count=2).to_json() == {
+        "command": "character",
+        "role": "eleve",
+        "count": 2,
+    }
+    for bare in ("done", "restart", *SETTINGS, "legend", "help"):
+        assert Command(bare).to_json() == {"command": bare}
     json.dumps([Command("vote", voter="Chloé", target="Zoë").to_json()], ensure_ascii=False)
 
 
@@ -91,6 +125,14 @@ def test_command_refuses_unknown_kinds_and_foreign_fields() -> None:
     with pytest.raises(ValueError, match="vote sans « voter »"):
         Command("vote", target="Bob")
     assert Command("vote", voter="Alice").target is None  # a vote for nobody
+    with pytest.raises(ValueError, match="choose_game sans « game »"):
+        Command("choose_game")
+    with pytest.raises(ValueError, match="jeu inconnu « belote »"):
+        Command("choose_game", game="belote")
+    with pytest.raises(ValueError, match="character sans « count »"):
+        Command("character", role="eleve")
+    with pytest.raises(ValueError, match="slower ne prend pas « scenario »"):
+        Command("slower", scenario="decouverte")
     with pytest.raises(AttributeError):
         Command("pause").command = "stop"  # type: ignore[misc]
 
@@ -168,7 +210,8 @@ def test_every_phrase_of_the_grammar_is_understood_as_its_command(phase: str) ->
     table = parser("poudlard", ("Alice", "Harry"))
     book = table.book
     wrong = []  # hassil's own expansion, with the intent each phrase came from
-    for intent, text in sample_intents(book.intents(phase, spoken=True), slot_lists=spoken_lists(table)):
+    intents = book.intents(phase, spoken=True, commands=table.commands)
+    for intent, text in sample_intents(intents, slot_lists=spoken_lists(table)):
         got = table.parse(text, phase)
         if [c.command for c in got] != [intent]:
             wrong.append((text, intent, got))
@@ -208,8 +251,21 @@ def _line_of(text: str, needle: str) -> int:
 
 def test_the_shipped_phrasebook_loads() -> None:
     book = phrasebook()
-    assert {b.command for b in book.blocks} == set(COMMANDS)
+    assert {b.command for b in book.blocks} == set(COMMANDS) - {"name"}  # a name has no template
     assert set(book.roles) == {"onuw", "poudlard"}
+    assert set(book.games) == {"onuw", "poudlard", "thiercelieux"}
+    assert book.name_lead_ins and set(book.scenarios) == {"onuw", "poudlard"}
+
+
+def test_a_game_in_progress_hears_no_setup_command_and_the_setup_no_vote() -> None:
+    table = parser("poudlard", ("Alice", "Harry"))
+    assert not {"choose_game", "number", "name", "scenario", "character", "done", "restart"} & table.commands
+    assert table.parse("recommence", "any") == table.parse("poudlard", "any") == []
+    assert table.parse("c'est tout", "any") == []
+    assert table.parse("plus lentement", "vote") == [Command("slower")]
+    setup = setup_parser("poudlard")
+    assert not {"vote", "tally", "reveal", "more_time", "start_vote"} & setup.commands
+    assert setup.parse("on vote", "any") == setup.parse("encore une minute", "any") == []
 
 
 @pytest.mark.parametrize(
@@ -225,6 +281,13 @@ def test_the_shipped_phrasebook_loads() -> None:
         ("fillers:", "remplissage:", "remplissage:", "clé inconnue"),
         ("  seconds: {from: 5, to: 120, step: 5}", "  seconds: {from: 50, to: 12}", "seconds: {from: 50", "from ≤ to"),
         ("      slots: {count: 0}", "      slots: {count: zéro}", "slots: {count: zéro}", "attendu : des nombres"),
+        ("  players: {from: 1, to: 30}\n", "", "ranges:", "clé « players » manquante"),
+        ('        - "{players:count}"\n', '        - "{players:joueurs}"\n', "{players:joueurs}", "number prend count"),
+        ("    - phases: [game]", "    - phases: [jeu]", "phases: [jeu]", "attendu : une liste parmi vote, tally"),
+        ("  stop:\n", "  name:\n    - sentences: [{player}]\n  stop:\n", "  name:", "se lit sans modèle"),
+        ("  thiercelieux:\n", "  belote:\n", "  belote:", "attendu : onuw, poudlard, thiercelieux"),
+        ("    complet: [", "    complete: [", "    complete:", "attendu : decouverte, complet"),
+        ("name_lead_ins:\n", "name_lead_ins: []\nx_lead_ins:\n", "name_lead_ins: []", "liste de textes non vide"),
     ],
 )
 def test_a_broken_phrasebook_says_where_and_what(old: str, new: str, needle: str, message: str) -> None:
@@ -245,6 +308,7 @@ def test_a_phrasebook_that_is_not_yaml() -> None:
 
 
 FUZZ_TABLES = [("onuw", ("Alice", "Bob", "Chloé", "Jean-Marc")), ("poudlard", ("Harry", "Luna", "Marie", "Maria"))]
+FUZZ_SETUPS = (None, "onuw", "poudlard", "thiercelieux")
 
 
 def _vocabulary() -> list[str]:
@@ -254,6 +318,8 @@ def _vocabulary() -> list[str]:
     said |= {w for b in book.blocks for s in b.sentences for w in s.replace("|", " ").split()}
     said |= {a for roles in book.roles.values() for aliases in roles.values() for a in aliases}
     said |= {p for table in FUZZ_TABLES for p in phrases(parser(*table), "any", compact=True)}
+    said |= {p for game in FUZZ_SETUPS for ph in SETUP_PHASES for p in phrases(setup_parser(game), ph, compact=True)}
+    said |= {a for aliases in (*book.games.values(), book.name_lead_ins) for a in aliases}
     numbers = [
         "zéro",
         "zero",
@@ -269,7 +335,8 @@ def _vocabulary() -> list[str]:
         "99",
         "1er",
     ]
-    return sorted(said) + numbers + ["Alice", "alixe", "Chloé", "chloe", "Jean-Marc", "harry", "mari", "-", "'", "  "]
+    names = ["Alice", "alixe", "Chloé", "chloe", "Jean-Marc", "harry", "mari", "Zoë", "O'Brien", "-", "'", "  ", "."]
+    return sorted(said) + numbers + names
 
 
 @settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,3 +362,37 @@ def test_any_mix_of_known_words_gives_commands_or_nothing(said: list, table: tup
         assert {command.voter, command.player} - {None} <= seated
         assert command.target is None or command.target in seated
         assert command.count is None or 0 <= command.count <= len(seated)
+
+
+SETUP_PAIRS = [(game, phase) for game in FUZZ_SETUPS for phase in SETUP_PHASES]
+
+
+@settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=200), at=st.sampled_from(SETUP_PAIRS))
+def test_the_setup_gives_commands_or_nothing_for_any_unicode(text: str, at: tuple) -> None:
+    got = setup_parser(at[0]).parse(text, at[1])
+    assert isinstance(got, list) and all(isinstance(c, Command) for c in got)
+
+
+@settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    said=st.lists(st.sampled_from(_vocabulary()), max_size=14),
+    at=st.sampled_from(SETUP_PAIRS),
+    sep=st.sampled_from([" ", "  ", "-", ", ", "'"]),
+)
+def test_the_setup_gives_commands_or_nothing_for_any_mix_of_known_words(said: list, at: tuple, sep: str) -> None:
+    game, phase = at
+    setup = setup_parser(game)
+    got = setup.parse(sep.join(said), phase)
+    assert isinstance(got, list) and all(isinstance(c, Command) for c in got)
+    for command in got:  # only what the game holds, in the phase that asks for it
+        assert command.command in setup.commands
+        if command.command == "name":
+            assert phase == "name" and command.player and command.player == command.player.strip()
+            assert not any(ch.isdigit() for ch in command.player)
+        if command.command == "character":
+            assert phase == "character" and 1 <= (command.count or 0) <= setup.roles[command.role or ""].copies
+        if command.command == "scenario":
+            assert phase in ("scenario", "character")
+        if command.command in ("choose_game", "number"):
+            assert phase == {"choose_game": "game", "number": "number"}[command.command]

@@ -1,10 +1,13 @@
-"""What a spoken day command means: a small value the table acts on."""
+"""What a spoken command means: a small value the table or the setup acts on."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["COMMANDS", "FIELDS", "Command"]
+__all__ = ["COMMANDS", "FIELDS", "GAMES", "SETTINGS", "SETUP_COMMANDS", "Command"]
+
+# the games a table may choose by voice (choose_game's `game`); thiercelieux has no script yet
+GAMES = ("onuw", "poudlard", "thiercelieux")
 
 # command -> the fields it carries, in JSON order; commands not listed carry none
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -12,11 +15,23 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "tally": ("target", "count"),
     "reveal": ("player", "role"),  # role "doppelganger:voyante" for a Doppelgänger
     "more_time": ("seconds",),
+    "choose_game": ("game",),  # one of GAMES
+    "number": ("count",),  # how many players
+    "name": ("player",),  # a first name as the table will use it, each word capitalized
+    "scenario": ("scenario",),  # a scenario id of the game's script
+    "character": ("role", "count"),  # a card of the game, how many of it
 }
+SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
+# what only the spoken setup understands (a game in progress hears none of these)
+SETUP_COMMANDS = ("choose_game", "number", "name", "scenario", "character", "done", "restart")
 COMMANDS = (
     *("vote", "tally", "reveal"),  # the day's inputs
     *("repeat", "pause", "resume", "more_time", "start_vote", "undo", "yes", "no", "stop"),  # control
+    *SETUP_COMMANDS,
+    *SETTINGS,
+    *("legend", "help"),
 )
+_FIELD_NAMES = ("voter", "target", "player", "role", "count", "seconds", "game", "scenario")
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,17 +45,21 @@ class Command:
     role: str | None = None
     count: int | None = None
     seconds: int | None = None
+    game: str | None = None
+    scenario: str | None = None
 
     def __post_init__(self) -> None:
         if self.command not in COMMANDS:
             raise ValueError(f"commande inconnue « {self.command} » ; attendu : {', '.join(COMMANDS)}")
         wanted = FIELDS.get(self.command, ())
-        for name in ("voter", "target", "player", "role", "count", "seconds"):
+        for name in _FIELD_NAMES:
             given = getattr(self, name) is not None
             if given and name not in wanted:
                 raise ValueError(f"{self.command} ne prend pas « {name} »")
             if not given and name in wanted and (self.command, name) != ("vote", "target"):
                 raise ValueError(f"{self.command} sans « {name} »")
+        if self.game is not None and self.game not in GAMES:
+            raise ValueError(f"jeu inconnu « {self.game} » ; attendu : {', '.join(GAMES)}")
 
     def to_json(self) -> dict:
         """The command and its own fields, e.g. {"command": "tally", "target": "Bob", "count": 3}."""

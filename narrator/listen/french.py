@@ -7,8 +7,10 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
+import yaml
 from hassil import Intents, RangeSlotList, TextSlotList, recognize_all
 from hassil.expression import Alternative, Expression, Group, ListReference, RuleReference, Sentence, TextChunk
 from hassil.intents import Intent, IntentData, SlotList, TextSlotValue
@@ -16,14 +18,19 @@ from hassil.parse_expression import parse_sentence
 from rapidfuzz import fuzz, process
 from text_to_num import alpha2digit
 
-from narrator.listen.commands import COMMANDS, FIELDS, Command
+from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
 from narrator.resources import data_dir
-from narrator.script.game import load_game
+from narrator.script.game import ONE_NIGHT_GAMES, load_game, load_shipped, script_path
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 
-__all__ = ["PHASES", "Parser", "Phrasebook", "phrasebook", "words"]
+__all__ = [
+    *("ALL_PHASES", "PHASES", "SETUP_PHASES", "Listener", "Parser", "Phrasebook", "fold", "phrasebook", "words"),
+    *("number_words", "script_titles", "spoken_list", "spoken_title", "text_list"),
+]
 
-PHASES = ("vote", "tally", "reveal", "any")
+PHASES = ("vote", "tally", "reveal", "any")  # a game in progress
+SETUP_PHASES = ("game", "number", "name", "scenario", "character", "any")  # the spoken setup
+ALL_PHASES = tuple(dict.fromkeys(PHASES + SETUP_PHASES))  # what a block of the phrasebook may name
 FILE = "listen.fr.yaml"
 # the slots each command's templates may fill (more_time adds minutes and seconds up), and the lists
 SLOTS = {
@@ -31,8 +38,14 @@ SLOTS = {
     "tally": {"target", "count"},
     "reveal": {"player", "role"},
     "more_time": {"minutes", "seconds"},
+    "choose_game": {"game"},
+    "number": {"count"},
+    "scenario": {"scenario"},
+    "character": {"role", "count"},
 }
-LISTS = ("player", "target", "nobody", "role", "count", "minutes", "seconds")
+LISTS = ("player", "target", "nobody", "role", "count", "minutes", "seconds", "players", "game", "scenario")
+RANGES = ("minutes", "seconds", "players")
+FREE = ("name",)  # commands read without templates (narrator/listen/setup_words.py)
 # research/voice-stack.md: rapidfuzz ratio >= 80 once accents are gone; a runner-up this close
 # means two seated players fit, so the name is not read at all.
 FUZZY_CUTOFF = 80.0
@@ -81,6 +94,9 @@ class Phrasebook:
     rules: Mapping[str, str]
     blocks: tuple[Block, ...]
     roles: Mapping[str, Mapping[str, tuple[str, ...]]]
+    name_lead_ins: tuple[str, ...]
+    games: Mapping[str, tuple[str, ...]]  # game id -> aliases
+    scenarios: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> scenario id -> aliases
 
     def template(self, text: str) -> str:
         """A template in the parser's words: text between the syntax folded like any input."""
@@ -110,17 +126,43 @@ class Phrasebook:
             pairs = [(alias, rid) for alias, rid in pairs if rid != "doppelganger"]
         return pairs
 
-    def intents(self, phase: str, spoken: bool = False) -> Intents:
-        """The templates of `phase` for hassil, in the parser's words (or as spoken, for a grammar)."""
-        return _intents(self, phase, spoken)
+    def game_aliases(self) -> list[tuple[str, str]]:
+        """(spoken, game id) for every way a game is named: the aliases, and each script's title."""
+        pairs = [(alias, game) for game, aliases in self.games.items() for alias in aliases]
+        pairs += [(spoken_title(script_titles(game)[0]), game) for game in ONE_NIGHT_GAMES]
+        return [(said, game) for said, game in pairs if said]
+
+    def intents(self, phase: str, spoken: bool = False, commands: frozenset[str] | None = None) -> Intents:
+        """The templates of `phase` for hassil, in the parser's words (or as spoken, for a grammar).
+
+        commands: only the templates of these commands (all of them when None).
+        """
+        return _intents(self, phase, spoken, commands)
 
 
 @cache
-def _intents(book: Phrasebook, phase: str, spoken: bool) -> Intents:
+def script_titles(game: str) -> tuple[str, Mapping[str, str]]:
+    """A shipped game's title and its scenarios' titles (id -> title), as its script writes them."""
+    announce = load_shipped(game).announce  # checked first: the titles of a broken script are never read
+    title, titles = getattr(announce, "title", None), getattr(announce, "scenario_titles", None)
+    if title is not None and titles is not None:
+        return str(title), MappingProxyType(dict(titles))
+    data = yaml.safe_load(script_path(game).read_text(encoding="utf-8"))  # a loader that keeps no titles
+    scenarios = data.get("scenarios") or {}
+    return str(data.get("title", "")), MappingProxyType({str(k): str(v.get("title", "")) for k, v in scenarios.items()})
+
+
+def spoken_title(title: object) -> str:
+    """A title as a recognizer writes it: lowercase, no punctuation but hyphens and apostrophes."""
+    return " ".join(re.sub(r"[^\w\s'’-]", " ", str(title).lower()).split())
+
+
+@cache
+def _intents(book: Phrasebook, phase: str, spoken: bool, commands: frozenset[str] | None) -> Intents:
     shape = (lambda t: t) if spoken else book.template
     intents: dict[str, Intent] = {}
     for block in book.blocks:
-        if phase in block.phases:
+        if phase in block.phases and (commands is None or block.command in commands):
             data = IntentData(sentence_texts=[shape(s) for s in block.sentences], slots=dict(block.slots))
             intents.setdefault(block.command, Intent(block.command)).data.append(data)
     rules = {name: parse_sentence(shape(body), keep_text=True) for name, body in book.rules.items()}
@@ -147,6 +189,9 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
         rules=check.rules(),
         blocks=(),
         roles=check.roles(),
+        name_lead_ins=check.words("name_lead_ins"),
+        games=check.games(),
+        scenarios=check.scenarios(),
     )
     book = replace(book, blocks=check.blocks(book))  # templates are checked against the rules above
     if check.problems:
@@ -157,7 +202,10 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
 class _Checker:
     """Reads each part of the phrasebook, noting every problem with its place."""
 
-    KEYS = ("fillers", "not_names", "number_spellings", "nobody", "ranges", "rules", "commands", "roles")
+    KEYS = (
+        *("fillers", "not_names", "number_spellings", "nobody", "ranges", "name_lead_ins", "rules", "commands"),
+        *("games", "scenarios", "roles"),
+    )
 
     def __init__(self, doc: Marked):
         self.doc = doc
@@ -213,13 +261,13 @@ class _Checker:
     def ranges(self) -> dict[str, tuple[int, int, int]]:
         out = {}
         found = self.mapping(("ranges",))
-        for name in ("minutes", "seconds"):
+        for name in RANGES:
             if name not in found:
                 self.fail(("ranges",), f"clé « {name} » manquante", at_key=True)
         for name, spec in found.items():
             path = ("ranges", name)
-            if name not in ("minutes", "seconds"):
-                self.fail(path, "attendu : minutes ou seconds", at_key=True)
+            if name not in RANGES:
+                self.fail(path, f"attendu : {', '.join(RANGES)}", at_key=True)
                 continue
             spec = spec if isinstance(spec, dict) else {}
             start, stop, step = spec.get("from"), spec.get("to"), spec.get("step", 1)
@@ -256,13 +304,17 @@ class _Checker:
 
     def blocks(self, book: Phrasebook) -> tuple[Block, ...]:
         found = self.mapping(("commands",))
-        for name in COMMANDS:
+        templated = [name for name in COMMANDS if name not in FREE]
+        for name in templated:
             if name not in found and "commands" in self.data:
                 self.fail(("commands",), f"commande « {name} » sans phrase", at_key=True)
         out = []
         for name, blocks in found.items():
+            if name in FREE:
+                self.fail(("commands", name), f"« {name} » se lit sans modèle : voir name_lead_ins", at_key=True)
+                continue
             if name not in COMMANDS:
-                self.fail(("commands", name), f"attendu : {', '.join(COMMANDS)}", at_key=True)
+                self.fail(("commands", name), f"attendu : {', '.join(templated)}", at_key=True)
                 continue
             if not isinstance(blocks, list) or not blocks:
                 self.fail(("commands", name), "attendu : une liste de blocs {phases, sentences, slots}")
@@ -277,9 +329,9 @@ class _Checker:
         if not isinstance(block, dict) or "sentences" not in block or set(block) - {"phases", "sentences", "slots"}:
             self.fail(path, f"attendu : {{phases, sentences, slots}} ; trouvé : {block!r}")
             return None
-        phases = block.get("phases", list(PHASES))
-        if not isinstance(phases, list) or not phases or any(p not in PHASES for p in phases):
-            self.fail(path + ("phases",), f"attendu : une liste parmi {', '.join(PHASES)} ; trouvé : {phases!r}")
+        phases = block.get("phases", list(ALL_PHASES))
+        if not isinstance(phases, list) or not phases or any(p not in ALL_PHASES for p in phases):
+            self.fail(path + ("phases",), f"attendu : une liste parmi {', '.join(ALL_PHASES)} ; trouvé : {phases!r}")
             return None
         slots = block.get("slots", {})
         allowed = SLOTS.get(command, set())
@@ -310,6 +362,34 @@ class _Checker:
             parse_sentence(book.template(text), keep_text=True)
         except Exception as exc:
             self.fail(path, f"modèle illisible une fois normalisé : {exc}")
+
+    def games(self) -> dict[str, tuple[str, ...]]:
+        found = self.mapping(("games",))
+        for game in GAMES:
+            if game not in found and "games" in self.data:
+                self.fail(("games",), f"jeu « {game} » sans nom parlé", at_key=True)
+        out = {}
+        for game, aliases in found.items():
+            if game not in GAMES:
+                self.fail(("games", game), f"attendu : {', '.join(GAMES)}", at_key=True)
+                continue
+            out[str(game)] = self.texts(aliases, ("games", game))
+        return out
+
+    def scenarios(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for game in self.mapping(("scenarios",)):
+            if game not in ONE_NIGHT_GAMES:
+                self.fail(("scenarios", game), f"attendu : {', '.join(ONE_NIGHT_GAMES)}", at_key=True)
+                continue
+            known = load_shipped(str(game)).announce.scenarios
+            out[str(game)] = {}
+            for name, aliases in self.mapping(("scenarios", game)).items():
+                if name not in known:
+                    self.fail(("scenarios", game, name), f"attendu : {', '.join(known) or 'aucun'}", at_key=True)
+                    continue
+                out[str(game)][str(name)] = self.texts(aliases, ("scenarios", game, name))
+        return out
 
     def roles(self) -> dict[str, dict[str, tuple[str, ...]]]:
         out: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -363,27 +443,25 @@ def _span(expr: Expression, rules: Mapping[str, Sentence], lists: Mapping[str, i
     return 0
 
 
-class Parser:
-    """Understands one table: a game's roles and its seated players, prepared once."""
+class Listener:
+    """Words -> commands for one set of phases; a subclass fills the lists and may accept fewer readings.
 
-    def __init__(self, game: str, players: Sequence[str]):
-        self.game = game
-        self.players = tuple(players)
+    `parse` never raises on any text; an unknown phase is a programming error (ValueError).
+    """
+
+    phases: tuple[str, ...] = ()
+    commands: frozenset[str] = frozenset()  # the commands this listener may hear
+
+    def _prepare(self, names: Mapping[str, str], lists: dict[str, SlotList]) -> None:
+        """names: the parser's words for each seated name -> its spelling; lists: hassil's, in the parser's words."""
         book = self.book = phrasebook()
-        self._names: dict[str, str] = {}  # the parser's words for a name -> the seated spelling
-        for player in self.players:
-            said = " ".join(words(player, book.spellings))
-            if not said:
-                raise ValueError(f"nom de joueur illisible : « {player} »")
-            if said in self._names:
-                raise ValueError(f"« {self._names[said]} » et « {player} » se prononcent pareil : renommez l'un d'eux")
-            self._names[said] = player
+        self._names = dict(names)
         self._name_list = list(self._names)
         self._longest_name = max((len(n.split()) for n in self._names), default=1)
         self._fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()}
         self._longest_filler = max((len(f) for f in self._fillers), default=1)
-        self.lists = self._lists(book)
-        self._intents = {phase: book.intents(phase) for phase in PHASES}
+        self.lists = lists
+        self._intents = {phase: book.intents(phase, commands=self.commands) for phase in self.phases}
         self._vocabulary = self._known_words(book)
         # a filler that a template also uses ("bon" and "c'est bon") is kept on a second try
         self._template_words = self._known_words(book, templates_only=True)
@@ -402,24 +480,9 @@ class Parser:
             for phase, intents in self._intents.items()
         }
 
-    def _lists(self, book: Phrasebook) -> dict[str, SlotList]:
-        def values(pairs: Sequence[tuple[str, object]]) -> list[TextSlotValue]:
-            return [TextSlotValue(TextChunk(said), out) for said, out in pairs]
-
-        players = [(said, name) for said, name in self._names.items()]
-        nobody = [(" ".join(words(w, book.spellings)), _NOBODY) for w in book.nobody]
-        roles = [(" ".join(words(said, book.spellings)), rid) for said, rid in book.role_aliases(self.game)]
-        out: dict[str, SlotList] = {
-            "player": TextSlotList("player", values(players)),
-            "target": TextSlotList("target", values(players + nobody)),
-            "nobody": TextSlotList("nobody", values(nobody)),
-            "role": TextSlotList("role", values(roles)),
-            # a tally above the number of players is a mishearing
-            "count": RangeSlotList("count", 0, len(self.players), words=False),
-        }
-        for name, (start, stop, step) in book.ranges.items():
-            out[name] = RangeSlotList(name, start, stop, step, words=False)
-        return out
+    def spoken_lists(self) -> dict[str, SlotList]:
+        """The lists as people say them, for a recognizer's grammar (narrator/listen/grammar.py)."""
+        raise NotImplementedError
 
     def _known_words(self, book: Phrasebook, templates_only: bool = False) -> frozenset[str]:
         """Words the parser knows: never read as a misheard name."""
@@ -428,8 +491,14 @@ class Parser:
             known.update(w for filler in self._fillers for w in filler)
             # every game's roles: "loup" at a Poudlard table is a wrong role, not a misheard "Lou"
             roles = [said for game in book.roles for said, _ in book.role_aliases(game)]
-            for text in (*book.not_names, *book.nobody, *roles):
+            games = [said for said, _ in book.game_aliases()]
+            scenarios = [a for by_name in book.scenarios.values() for aliases in by_name.values() for a in aliases]
+            for text in (*book.not_names, *book.nobody, *roles, *games, *scenarios):
                 known.update(words(text, book.spellings))
+            for name, values in self.lists.items():  # the setup's plurals and titles
+                if name not in ("player", "target") and isinstance(values, TextSlotList):
+                    texts = [v.text_in.text for v in values.values if isinstance(v.text_in, TextChunk)]
+                    known.update(w for text in texts for w in text.split())
         for block in book.blocks:
             for text in block.sentences:
                 known.update(_SYNTAX.sub(" ", book.template(text)).split())
@@ -439,8 +508,8 @@ class Parser:
 
     def parse(self, text: str, phase: str = "any") -> list[Command]:
         """The commands in `text`, in order; [] unless every word is understood one way only."""
-        if phase not in PHASES:
-            raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(PHASES)}")
+        if phase not in self.phases:
+            raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(self.phases)}")
         heard = words(text, self.book.spellings) if isinstance(text, str) else []
         for fillers in (self._fillers, self._hard_fillers):
             units = self._units(heard, fillers)
@@ -492,6 +561,8 @@ class Parser:
 
     def _misheard_name(self, heard: list[str], i: int) -> tuple[str, int] | None:
         """The one seated name closest to the unknown words at `i`, and how many words it took."""
+        if not self._name_list:
+            return None
         end = i + 1  # the run of unknown words a name may span
         while end < len(heard) and end - i < self._longest_name and not self._is_known(heard, end):
             end += 1
@@ -533,9 +604,80 @@ class Parser:
         found: dict[Command, None] = {}  # ordered set: templates may agree on a reading
         for result in recognize_all(text, self._intents[phase], slot_lists=self.lists):
             command = _command(result.intent.name, {e.name: e.value for e in result.entities_list})
-            if command:
+            if command and self._accept(command):
                 found[command] = None
         return tuple(found)
+
+    def _accept(self, command: Command) -> bool:
+        """Whether a reading can be meant (a subclass refuses, say, more cards than the box holds)."""
+        return True
+
+
+class Parser(Listener):
+    """Understands one table in play: a game's roles and its seated players, prepared once."""
+
+    phases = PHASES
+    commands = frozenset(COMMANDS) - frozenset(SETUP_COMMANDS)
+
+    def __init__(self, game: str, players: Sequence[str]):
+        self.game = game
+        self.players = tuple(players)
+        book = phrasebook()
+        names: dict[str, str] = {}  # the parser's words for a name -> the seated spelling
+        for player in self.players:
+            said = " ".join(words(player, book.spellings))
+            if not said:
+                raise ValueError(f"nom de joueur illisible : « {player} »")
+            if said in names:
+                raise ValueError(f"« {names[said]} » et « {player} » se prononcent pareil : renommez l'un d'eux")
+            names[said] = player
+        self._prepare(names, self._lists(book, names))
+
+    def _lists(self, book: Phrasebook, names: Mapping[str, str]) -> dict[str, SlotList]:
+        players = list(names.items())
+        nobody = [(" ".join(words(w, book.spellings)), _NOBODY) for w in book.nobody]
+        roles = [(" ".join(words(said, book.spellings)), rid) for said, rid in book.role_aliases(self.game)]
+        out: dict[str, SlotList] = {
+            "player": text_list("player", players),
+            "target": text_list("target", players + nobody),
+            "nobody": text_list("nobody", nobody),
+            "role": text_list("role", roles),
+            # a tally above the number of players is a mishearing
+            "count": RangeSlotList("count", 0, len(self.players), words=False),
+        }
+        for name, (start, stop, step) in book.ranges.items():
+            out[name] = RangeSlotList(name, start, stop, step, words=False)
+        return out
+
+    def spoken_lists(self) -> dict[str, SlotList]:
+        book = self.book
+        players: list[tuple[str, Any]] = [(name.lower(), name) for name in self.players]
+        nobody: list[tuple[str, Any]] = [(word, None) for word in book.nobody]
+        lists: dict[str, SlotList] = {
+            "player": spoken_list("player", players),
+            "target": spoken_list("target", players + nobody),
+            "nobody": spoken_list("nobody", nobody),
+            "role": spoken_list("role", [(said.lower(), rid) for said, rid in book.role_aliases(self.game)]),
+            "count": number_words("count", 0, len(self.players), 1),
+        }
+        for name, (start, stop, step) in book.ranges.items():
+            lists[name] = number_words(name, start, stop, step)
+        return lists
+
+
+def text_list(name: str, pairs: Sequence[tuple[str, object]]) -> TextSlotList:
+    """A hassil list of (text in the parser's words, value)."""
+    return TextSlotList(name, [TextSlotValue(TextChunk(said), out) for said, out in pairs])
+
+
+def spoken_list(name: str, pairs: Sequence[tuple[str, object]]) -> TextSlotList:
+    """A hassil list of (text as spoken, value), for a grammar."""
+    return TextSlotList.from_tuples(pairs, allow_template=False, name=name)  # type: ignore[arg-type]
+
+
+def number_words(name: str, start: int, stop: int, step: int) -> RangeSlotList:
+    """Numbers as spoken, for a grammar: hassil spells them out itself (unicode-rbnf), "un" and "une"."""
+    return RangeSlotList(name, start, stop, step, digits=False, words=True, words_language="fr")
 
 
 def _command(name: str, values: dict[str, Any]) -> Command | None:
@@ -551,3 +693,12 @@ def _command(name: str, values: dict[str, Any]) -> Command | None:
         # hassil gives range values as floats (3.0)
         fields[field] = None if value is _NOBODY else int(value) if field == "count" else value
     return Command(name, **fields)
+
+
+def __getattr__(name: str) -> Any:
+    # SetupParser lives in narrator/listen/setup_words.py (it builds on this module); importable here too
+    if name == "SetupParser":
+        from narrator.listen.setup_words import SetupParser
+
+        return SetupParser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,27 +3,36 @@
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
 
-from hassil import RangeSlotList, TextSlotList, sample_intents
+from hassil import sample_intents
 from hassil.intents import SlotList
 
-from narrator.listen.french import PHASES, Parser
+from narrator.listen.french import Listener
+from narrator.listen.setup_words import SetupParser
 
-__all__ = ["bigram_cover", "phrases", "spoken_lists"]
+__all__ = ["FREE_PHASES", "bigram_cover", "phrases", "setup_phrases", "spoken_lists"]
+
+FREE_PHASES = ("name",)  # heard without a grammar: any first name may come
 
 
-def phrases(parser: Parser, phase: str, compact: bool = False) -> list[str]:
+def phrases(parser: Listener, phase: str, compact: bool = False) -> list[str]:
     """Every phrase the recognizer may hear now: lowercase, NFC, sorted, for json.dumps(ensure_ascii=False).
 
-    compact: only enough phrases to hold every pair of neighbouring words (see `bigram_cover`).
+    [] in a phase heard without a grammar (a player's name at the setup): the recognizer then
+    takes any word it knows. compact: only enough phrases to hold every pair of neighbouring words
+    (see `bigram_cover`).
     """
-    if phase not in PHASES:
-        raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(PHASES)}")
+    if phase not in parser.phases:
+        raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(parser.phases)}")
+    if phase in FREE_PHASES:
+        return []
     book = parser.book
     # Hesitations and words no command uses are heard as themselves, not forced into a command
     # word: "alice vote pas contre bob" must reach the parser with its "pas" (it then refuses it).
     found = {*book.fillers, *book.not_names}
-    for _, text in sample_intents(book.intents(phase, spoken=True), slot_lists=spoken_lists(parser), language="fr"):
+    intents = book.intents(phase, spoken=True, commands=parser.commands)
+    for _, text in sample_intents(intents, slot_lists=spoken_lists(parser), language="fr"):
         found.add(text)
     out = set()
     for text in found:
@@ -34,6 +43,19 @@ def phrases(parser: Parser, phase: str, compact: bool = False) -> list[str]:
         out.add(said.replace("-", " "))
     out.discard("")
     return bigram_cover(out) if compact else sorted(out)
+
+
+def setup_phrases(game: str | None, phase: str, compact: bool = True) -> list[str]:
+    """What the recognizer may hear in a phase of the spoken setup of `game` (None: not chosen yet).
+
+    Compact by default, as a recognizer is given it; [] in the name phase (no grammar).
+    """
+    return phrases(_setup_parser(game), phase, compact=compact)
+
+
+@cache
+def _setup_parser(game: str | None) -> SetupParser:
+    return SetupParser(game)
 
 
 def bigram_cover(said: set[str] | list[str]) -> list[str]:
@@ -55,25 +77,6 @@ def bigram_cover(said: set[str] | list[str]) -> list[str]:
     return sorted(kept)
 
 
-def spoken_lists(parser: Parser) -> dict[str, SlotList]:
-    """The table's lists as people say them (the parser's lists hold its folded words)."""
-    book = parser.book
-    players: list[tuple[str, str | None]] = [(name.lower(), name) for name in parser.players]
-    nobody: list[tuple[str, str | None]] = [(word, None) for word in book.nobody]
-    lists: dict[str, SlotList] = {
-        "player": TextSlotList.from_tuples(players, allow_template=False, name="player"),
-        "target": TextSlotList.from_tuples(players + nobody, allow_template=False, name="target"),
-        "nobody": TextSlotList.from_tuples(nobody, allow_template=False, name="nobody"),
-        "role": TextSlotList.from_tuples(
-            [(said.lower(), rid) for said, rid in book.role_aliases(parser.game)], allow_template=False, name="role"
-        ),
-        "count": _number_words("count", 0, len(parser.players), 1),
-    }
-    for name, (start, stop, step) in book.ranges.items():
-        lists[name] = _number_words(name, start, stop, step)
-    return lists
-
-
-def _number_words(name: str, start: int, stop: int, step: int) -> RangeSlotList:
-    # hassil spells the numbers out itself (unicode-rbnf), both genders: "un" and "une"
-    return RangeSlotList(name, start, stop, step, digits=False, words=True, words_language="fr")
+def spoken_lists(parser: Listener) -> dict[str, SlotList]:
+    """The parser's lists as people say them (the parser's own lists hold its folded words)."""
+    return parser.spoken_lists()

@@ -1,0 +1,202 @@
+"""French text -> the spoken setup's commands (issue 8): the game, how many players, their names,
+a scenario or the characters one by one; controls and settings everywhere.
+
+The templates and words are in scripts/listen.fr.yaml, like the game's; a player's name alone
+is read without a template: whatever is said in the name phase that is no command, once the
+lead-ins ("je m'appelle", "c'est") and fillers around it are dropped, provided none of its words
+is one the listener uses ("oui", "annule", "pas"…) and it holds no number.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+
+from hassil import RangeSlotList
+from hassil.intents import SlotList
+
+from narrator.listen.commands import COMMANDS, GAMES, Command
+from narrator.listen.french import (
+    SETUP_PHASES,
+    Listener,
+    fold,
+    number_words,
+    phrasebook,
+    script_titles,
+    spoken_list,
+    spoken_title,
+    text_list,
+    words,
+)
+from narrator.rules.model import Role
+from narrator.script.game import ONE_NIGHT_GAMES, UnknownGame, load_shipped
+
+__all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
+
+MAX_NAME_WORDS = 3  # "Marie Anne Sophie"; more is a sentence, not a name
+# what only a game in progress hears
+_GAME_ONLY = frozenset({"vote", "tally", "reveal", "more_time", "start_vote"})
+# commands that may come before a name in one breath: « non, Chloé »
+_BEFORE_NAME = frozenset({"no", "undo"})
+# a name is letters (NFC: « é » is one), its separators and end punctuation
+_NAME_CHARS = re.compile(r"[\w\s'’.,;:!?…-]*")
+_TOKEN = re.compile(r"[\w'’-]+")
+_PREPOSITIONS = frozenset({"de", "du", "des", "d"})
+
+
+class SetupParser(Listener):
+    """Understands the spoken setup of one game (None: before it is chosen).
+
+    parse(text, phase) for the phases of `SETUP_PHASES`: "game" (choose_game), "number" (number),
+    "name" (name), "scenario" (scenario), "character" (scenario, character, done), "any" (controls
+    and settings only). Controls (oui, non, annule, recommence, répète, pause, stop…), settings
+    (plus lentement…), "rappelle les personnages" and "qu'est-ce que je peux dire" are heard in
+    every phase. Never raises on any text.
+    """
+
+    phases = SETUP_PHASES
+    commands = frozenset(COMMANDS) - _GAME_ONLY
+
+    def __init__(self, game: str | None = None):
+        if game is not None and game not in GAMES:
+            raise UnknownGame(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
+        self.game = game
+        book = phrasebook()
+        self.roles: Mapping[str, Role] = load_shipped(game).rules.roles if game in ONE_NIGHT_GAMES else {}
+        self._copies = {rid: role.copies for rid, role in self.roles.items()}
+        self._most = max(self._copies.values(), default=1)
+        self._spoken = {
+            "game": _unique(book.game_aliases()),
+            "scenario": _unique(self._scenario_aliases()),
+            "role": _unique(self._role_aliases()),
+        }
+        lists: dict[str, SlotList] = {
+            name: text_list(name, [(" ".join(words(said, book.spellings)), value) for said, value in pairs])
+            for name, pairs in self._spoken.items()
+        }
+        start, stop, step = book.ranges["players"]
+        lists["players"] = RangeSlotList("players", start, stop, step, words=False)
+        lists["count"] = RangeSlotList("count", 1, self._most, words=False)
+        # a game without scenarios (or cards, before the game is chosen) never hears them
+        empty = {"scenario": "scenario", "role": "character"}
+        self.commands = frozenset(self.commands - {empty[name] for name in empty if not self._spoken[name]})
+        self._prepare({}, lists)
+        # a name is never one of the listener's words; one-letter words are elisions (« d' »)
+        used = [*book.not_names, *book.nobody, *book.fillers, *book.name_lead_ins]
+        self._reserved = frozenset(self._template_words | {w for text in used for w in fold(text).split()})
+        folded = {tuple(fold(text).split()) for text in (*book.name_lead_ins, *book.fillers)} - {()}
+        self._lead_ins = sorted(folded, key=len, reverse=True)
+        self._trailing = sorted({tuple(fold(text).split()) for text in book.fillers} - {()}, key=len, reverse=True)
+
+    def _scenario_aliases(self) -> list[tuple[str, str]]:
+        if self.game not in ONE_NIGHT_GAMES:
+            return []
+        book = phrasebook()
+        titles = script_titles(self.game)[1]
+        aliases = book.scenarios.get(self.game, {})
+        pairs = []
+        for sid in load_shipped(self.game).announce.scenarios:
+            pairs += [(spoken_title(titles.get(sid, "")), sid), *((a.lower(), sid) for a in aliases.get(sid, ()))]
+        return pairs
+
+    def _role_aliases(self) -> list[tuple[str, str]]:
+        """Each card of the game as said, in the plural too when the box holds several."""
+        book = phrasebook()
+        said = book.roles.get(self.game or "", {})
+        pairs = []
+        for rid, role in self.roles.items():
+            aliases = [a.lower() for a in (*said.get(rid, ()), role.name)]
+            if role.copies > 1:
+                aliases += [plural(a) for a in aliases]
+            pairs += [(a, rid) for a in aliases]
+        return pairs
+
+    def spoken_lists(self) -> dict[str, SlotList]:
+        lists: dict[str, SlotList] = {name: spoken_list(name, pairs) for name, pairs in self._spoken.items()}
+        start, stop, step = self.book.ranges["players"]
+        lists["players"] = number_words("players", start, stop, step)
+        lists["count"] = number_words("count", 1, self._most, 1)
+        return lists
+
+    def _accept(self, command: Command) -> bool:
+        if command.command == "character":  # "deux hermione": the box holds one
+            return command.count is not None and 1 <= command.count <= self._copies.get(command.role or "", 0)
+        return True
+
+    def parse(self, text: str, phase: str = "any") -> list[Command]:
+        """The commands in `text`, in order; [] unless every word is understood one way only."""
+        commands = super().parse(text, phase)
+        if commands or phase != "name" or not isinstance(text, str):
+            return commands
+        return self._named(text)
+
+    # -- a player's name ----------------------------------------------------------------------
+
+    def _named(self, text: str) -> list[Command]:
+        """« Chloé », « je m'appelle Chloé », « non, c'est Chloé »: [no?, name] or []."""
+        text = unicodedata.normalize("NFC", text)  # a decomposed « é » is one letter
+        if not _NAME_CHARS.fullmatch(text):
+            return []
+        tokens = [t.strip("'’-") for t in _TOKEN.findall(text)]
+        tokens = [t for t in tokens if t]
+        if not tokens or len(tokens) > MAX_NAME_WORDS + 8:
+            return []
+        for k in range(min(len(tokens) - 1, 3) + 1):  # the first words may be « non » or « annule »
+            before = super().parse(" ".join(tokens[:k]), "name") if k else []
+            if k and (not before or any(c.command not in _BEFORE_NAME for c in before)):
+                continue
+            name = self._name_in(tokens[k:])
+            if name:
+                return [*before, Command("name", player=name)]
+        return []
+
+    def _name_in(self, tokens: Sequence[str]) -> str | None:
+        """The name in these words once lead-ins and fillers are off, capitalized; None if not a name."""
+        flat = [(w, i) for i, token in enumerate(tokens) for w in fold(token).split()]
+        said = [w for w, _ in flat]
+
+        def boundary(j: int) -> bool:  # between two of the spoken words, not inside one
+            return j in (0, len(flat)) or flat[j][1] != flat[j - 1][1]
+
+        start, end = 0, len(flat)
+        while start < end:
+            lead = next((s for s in self._lead_ins if tuple(said[start : start + len(s)]) == s), None)
+            if lead is None or not boundary(start + len(lead)):
+                break
+            start += len(lead)
+        while start < end:
+            tail = next((s for s in self._trailing if tuple(said[end - len(s) : end]) == s), None)
+            if tail is None or end - len(tail) < start or not boundary(end - len(tail)):
+                break
+            end -= len(tail)
+        if start >= end:
+            return None
+        kept = tokens[flat[start][1] : flat[end - 1][1] + 1]
+        if len(kept) > MAX_NAME_WORDS:
+            return None
+        for token in kept:
+            folded = fold(token).split()
+            if sum(len(w) for w in folded) < 2 or any(len(w) > 1 and w in self._reserved for w in folded):
+                return None
+            if any(w.isdigit() for w in words(token, self.book.spellings)):  # « deux », « 2 »
+                return None
+        return " ".join(_capitalized(t) for t in kept)
+
+
+def plural(said: str) -> str:
+    """A card's name in the plural: « loup-garou » -> « loups-garous », « élève de X » -> « élèves de X »."""
+    out: list[str] = []
+    for i, word in enumerate(said.split()):
+        if word in _PREPOSITIONS:
+            return " ".join(out + said.split()[i:])
+        out.append("-".join(p if p[-1:] in ("s", "x", "z") else p + "s" for p in word.split("-")))
+    return " ".join(out)
+
+
+def _capitalized(token: str) -> str:
+    return "-".join(p[:1].upper() + p[1:].lower() for p in token.replace("’", "'").split("-"))
+
+
+def _unique(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    return list(dict.fromkeys((said, value) for said, value in pairs if said.strip()))
