@@ -95,6 +95,7 @@ class Phrasebook:
     blocks: tuple[Block, ...]
     roles: Mapping[str, Mapping[str, tuple[str, ...]]]
     name_lead_ins: tuple[str, ...]
+    filler_names: tuple[str, ...]  # fillers that are first names too, when said alone as a name (« ben »)
     games: Mapping[str, tuple[str, ...]]  # game id -> aliases
     scenarios: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> scenario id -> aliases
 
@@ -190,6 +191,7 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
         blocks=(),
         roles=check.roles(),
         name_lead_ins=check.words("name_lead_ins"),
+        filler_names=check.words("filler_names"),
         games=check.games(),
         scenarios=check.scenarios(),
     )
@@ -204,6 +206,7 @@ class _Checker:
 
     KEYS = (
         *("fillers", "not_names", "number_spellings", "nobody", "ranges", "name_lead_ins", "rules", "commands"),
+        "filler_names",
         *("games", "scenarios", "roles"),
     )
 

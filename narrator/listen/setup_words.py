@@ -88,6 +88,7 @@ class SetupParser(Listener):
         folded = {tuple(fold(text).split()) for text in (*book.name_lead_ins, *book.fillers)} - {()}
         self._lead_ins = sorted(folded, key=len, reverse=True)
         self._trailing = sorted({tuple(fold(text).split()) for text in book.fillers} - {()}, key=len, reverse=True)
+        self._filler_names = frozenset(fold(text) for text in book.filler_names)
 
     def _scenario_aliases(self) -> list[tuple[str, str]]:
         if self.game not in ONE_NIGHT_GAMES:
@@ -149,6 +150,9 @@ class SetupParser(Listener):
             name = self._name_in(tokens[k:])
             if name:
                 return [*before, Command("name", player=name)]
+        if len(tokens) == 1 and fold(tokens[0]) in self._filler_names:
+            # a filler said alone, as the whole answer to « quel est ton nom ? », is a name: « Ben »
+            return [Command("name", player=_capitalized(tokens[0]))]
         return []
 
     def _name_in(self, tokens: Sequence[str]) -> str | None:

@@ -1,0 +1,130 @@
+"""Issue 8: a whole game from the first word, by voice only — setup, night, day, vote, cards, outcome."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_session import ClockSpeaker, fake_render
+
+from narrator.listen.grammar import setup_phrases
+from narrator.listen.setup_words import SetupParser
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.resolve import resolve_record
+from narrator.script.prompts import load_prompts
+from narrator.table.clock import FakeClock
+from narrator.table.spoken_setup import SpokenSetup
+from narrator.table.voice import Voice
+
+
+def setup(answers: list[str | None]):
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    spoken = SpokenSetup(
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(answers),
+        clock=clock,
+        prompts=load_prompts(),
+        words=SetupParser,
+        phrases=setup_phrases,
+    )
+    return spoken, speaker
+
+
+def test_the_setup_asks_everything_and_takes_corrections() -> None:
+    answers = [
+        "thiercelieux",  # not ready yet: asked again
+        "poudlard",
+        "deux",  # too few
+        "nous sommes quatre",
+        "ana", "oui",
+        "ben", "non", "benoît", "oui",  # « non »: the name again
+        "ana",  # already taken
+        "chloé", "oui",
+        "dan", "oui",
+        "annule",  # takes back Dan
+        "david", "oui",
+        "première année à poudlard",
+        "oui",
+    ]  # fmt: skip
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Ana", "Benoît", "Chloé", "David"]
+    assert table.roles == ["mangemort", "mangemort", "hermione", "sirius", "harry", "eleve", "eleve"]
+    said = [text for _, _, text in speaker.heard]
+    assert "Ce jeu n'est pas encore prêt. Choisissez Poudlard, ou Loup-Garou pour une nuit." in said
+    assert "Il faut entre 3 et 13 joueurs." in said
+    assert "Il y a déjà un joueur nommé Ana. Choisis un autre nom." in said
+    assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : Mangemort, Mangemort")
+
+
+def test_characters_one_by_one_and_recommence() -> None:
+    answers = [
+        "une nuit", "trois",
+        "ana", "oui", "ben", "oui", "cleo", "oui",
+        "deux loups", "une voyante", "un voleur",  # 4 of 6
+        "recommence",  # everything again
+        "une nuit", "trois",
+        "ana", "oui", "ben", "oui", "cleo", "oui",
+        "deux loups garous", "une voyante", "un voleur", "deux villageois",
+        "oui",
+    ]  # fmt: skip
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.script.rules.game == "onuw"
+    assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "voleur", "villageois", "villageois"])
+    assert "D'accord, on recommence." in [text for _, _, text in speaker.heard]
+
+
+def test_a_whole_poudlard_game_needs_nothing_but_the_voice(tmp_path: Path) -> None:
+    # issue 8: "A whole poudlard game — setup, night, day, vote, reveal, outcome — driven only by a
+    # scripted ear (no keyboard, no arguments but the ear), checked against `narrator resolve`."
+    record = {
+        "id": "voice-only", "ruleset": "poudlard", "players": ["Ana", "Ben", "Chloé", "Dan"],
+        "deal": {"Ana": "mangemort", "Ben": "sirius", "Chloé": "hermione", "Dan": "eleve",
+                 "center": ["mangemort", "harry", "eleve"]},
+        "night": {"Ben": {"swap_with": "Ana"}, "Chloé": {"look": "Ana"}},
+        "votes": {"Ana": "Ben", "Ben": "Dan", "Chloé": "Ben", "Dan": "Ben"},
+    }  # fmt: skip
+    expected = resolve_record(record)
+    said = ["poudlard", "quatre", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui"]
+    said += ["première année à poudlard", "oui", "on vote"]
+    said += [f"{v.lower()} vote contre {t.lower()}" for v, t in record["votes"].items()] + ["oui"]
+    said += [expected["final"][p] for p in record["players"]] + ["oui"]
+    answers = tmp_path / "voix.txt"
+    answers.write_text("\n".join(said) + "\n", encoding="utf-8")
+    env = {**os.environ, "PULSE_SERVER": "unix:/nonexistent", "NARRATOR_STATE_DIR": str(tmp_path / "state"),
+           "NARRATOR_CONFIG_DIR": str(tmp_path / "config")}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "narrator", "--ear", f"script:{answers}", "--no-wait", "--wav", str(tmp_path / "p.wav")],
+        capture_output=True, text=True, timeout=300, env=env, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    for line in expected["why"]:
+        assert line in run.stdout
+    journal = next((tmp_path / "state").glob("*.jsonl"))
+    outcome = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()][-1]
+    assert set(outcome["dead"]) == set(expected["dead"]) and set(outcome["winners"]) == set(expected["winners"])
+
+
+@pytest.mark.parametrize("command,setting", [("plus lentement", "rate"), ("plus fort", "volume")])
+def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch, command, setting) -> None:
+    from narrator.table.settings import load_settings, settings_path
+
+    monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path))
+    from narrator.table.live import tuner
+
+    voice = Voice(fake_render, ClockSpeaker(FakeClock()))
+    tune = tuner("fr", voice)
+    name = SetupParser(None).parse(command, "any")[0].command
+    changed = tune(name)
+    saved = load_settings(settings_path())
+    if setting == "volume":  # the default voice is already at full volume
+        assert not changed and saved.volume is None
+    else:
+        assert changed and saved.rate == 140
+        assert voice.render is not fake_render  # speaks with the new rate from now on
