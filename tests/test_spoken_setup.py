@@ -128,3 +128,39 @@ def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch,
     else:
         assert changed and saved.rate == 140
         assert voice.render is not fake_render  # speaks with the new rate from now on
+
+
+def test_every_setup_question_is_asked_again_after_silence_and_after_a_misunderstanding() -> None:
+    # issue 8: "For every prompt …: it has a spoken form, a list of accepted answers, and a reprompt
+    # after silence and after a misunderstanding."
+    valid = ["poudlard", "trois", "ana", "oui", "ben", "oui", "chloé", "oui", "première année", "oui"]
+    answers: list[str | None] = []
+    for answer in valid:
+        answers += [None, "12 34", answer]  # silence, then something not understood, then the answer
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Ana", "Ben", "Chloé"]
+    said = [text for _, _, text in speaker.heard]
+    for question in ("welcome", "ask_count", "ask_cards_mode", "setup_read_back"):
+        asked = [line for _, line, _ in speaker.heard if line.rstrip("*") == question]
+        assert len(asked) == 3, question  # asked, again after the silence, again after the miss
+    assert said.count("Je n'ai pas compris « 12 34 ».") == len(valid)
+
+
+def test_every_game_question_is_asked_again_after_silence_and_after_a_misunderstanding() -> None:
+    from test_session import table
+
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "ginny", "eleve", "eleve", "harry", "ron"]
+    valid = ["on vote", "trois voix pour ben", "oui", "mangemort", "ginny", "eleve", "oui", "ana"]
+    answers: list[str | None] = []
+    for i, answer in enumerate(valid):
+        answers += ([] if i == 0 else [None, "12 34"]) + [answer]  # the debate listens in silence anyway
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    from narrator.table.announcer import plan
+
+    outcome = session.run(plan(session.script.announce, in_play))
+    assert outcome.dead == ["Ben", "Ana"]  # Ginny (Ben) dragged the Mangemort she pointed at
+    for question in ("ask_votes", "ask_card*", "ask_pointing*", "read_back*"):
+        asked = [line for _, line, _ in speaker.heard if line == question]
+        assert len(asked) >= 3, question

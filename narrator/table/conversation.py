@@ -36,13 +36,15 @@ class Conversation:
     keyboard: object = None  # an ear to offer after three misunderstandings, if any
 
     def ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
-        """Listen until `accept` takes an answer; after a miss or a silence, the question again."""
+        """Listen until `accept` takes an answer; after a silence, a miss or a refused answer, the question again."""
         failures = 0
         ear = self.ear
         try:
             while True:
                 commands = self.ask_once(phase, prefix)
-                if commands:
+                if commands == []:
+                    continue  # only controls (« répète » already said the question again)
+                if commands is not None:
                     answer = accept(commands)
                     if answer is not None:
                         return answer
@@ -56,10 +58,11 @@ class Conversation:
             self.ear = ear
 
     def ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
-        """One turn: the commands heard (controls already handled), [] if not understood, None if silence."""
+        """One turn: None when the question must be asked again (silence, not understood); else the commands
+        heard, controls already handled ([] when there were only controls)."""
         self.voice.earcon("listen")  # the table knows when it may speak
         commands = self.hear(phase, self.listen_s, prefix)
-        if commands is None:
+        if not commands:
             return None
         self.voice.earcon("understood")
         kept = []

@@ -202,6 +202,7 @@ class Session:
                     break
                 commands = self.talk.ask_once("any")
                 if commands is None:
+                    self.voice.repeat()  # silence or not understood: the question again
                     continue
                 if any(c.command == "yes" for c in commands) and tallies:
                     break  # « oui, c'est tout »: the others voted for nobody
