@@ -99,20 +99,27 @@ def _cross_checks(doc: Marked) -> list[Problem]:
         for j, rid in enumerate(group):
             if rid not in roles:
                 out.append(doc.problem(("together", i, j), f"personnage inconnu « {rid} »"))
+    for key, template in data["texts"].items():
+        if isinstance(template, dict) and "names" not in _PLACEHOLDERS.get(key, set()):
+            out.append(doc.problem(("texts", key), "attendu : un texte (two/many ne vont qu'avec {names})"))
     for key, allowed in _PLACEHOLDERS.items():
         template = data["texts"][key]
         variants: list[tuple[str | None, str]] = (
             list(template.items()) if isinstance(template, dict) else [(None, template)]
         )
         for variant, text in variants:
-            used = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+            where: tuple = ("texts", key) + ((variant,) if variant else ())
+            used, wrong = placeholders(text)
+            out += [doc.problem(where, wrong)] if wrong else []
             for name in sorted(used - allowed):
-                where: tuple = ("texts", key) + ((variant,) if variant else ())
                 out.append(doc.problem(where, f"{{{name}}} inconnu ; attendu : {', '.join(sorted(allowed))}"))
     for key in set(data["texts"]) - set(_PLACEHOLDERS):
         template = data["texts"][key]
-        if isinstance(template, str) and any(n for _, n, _, _ in string.Formatter().parse(template)):
-            out.append(doc.problem(("texts", key), "ce texte ne prend aucun {…}"))
+        for variant, text in template.items() if isinstance(template, dict) else [(None, template)]:
+            where = ("texts", key) + ((variant,) if variant else ())
+            used, wrong = placeholders(text)
+            if wrong or used:
+                out.append(doc.problem(where, wrong or "ce texte ne prend aucun {…}"))
     return out
 
 
@@ -175,11 +182,23 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
     return out
 
 
-def _template_problems(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
+def placeholders(text: str) -> tuple[set[str], str | None]:
+    """The {names} a template fills, and what is wrong with its braces, if anything (a French message)."""
     try:
-        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+        fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(text) if name is not None]
     except ValueError:
-        return [doc.problem(path, "accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade")]
+        return set(), "accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
+    for name, spec, conversion in fields:
+        if spec or conversion:  # "{name:%}" loads, then fails when the table fills it
+            written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            return set(), f"{written} : ni « ! » ni « : » dans un {{…}} ; attendu {{{name}}}"
+    return {name for name, _, _ in fields}, None
+
+
+def _template_problems(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
+    used, problem = placeholders(text)
+    if problem:
+        return [doc.problem(path, problem)]
     wrong = sorted(used - allowed)
     hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
     return [doc.problem(path, f"{{{name}}} inconnu ; attendu : {hint}") for name in wrong]

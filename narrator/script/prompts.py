@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.script.announce import Line
+from narrator.script.game import placeholders
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
 
@@ -111,8 +111,9 @@ class Prompts:
         return self.join(parts)
 
     def _plural(self, key: str, n: int) -> str:
-        forms = self.texts[key]
-        return str(forms["one"] if n == 1 else forms["many"]).format(n=n)
+        forms = self.texts[key]  # {one, many}, or one template for both (the schema allows it)
+        template = forms if isinstance(forms, str) else forms["one" if n == 1 else "many"]
+        return str(template).format(n=n)
 
 
 @cache
@@ -137,10 +138,9 @@ def _placeholder_problems(doc: Marked) -> list[Problem]:
         value = cast(dict, doc.data)[key]
         texts = value.values() if isinstance(value, dict) else [value]
         for text in texts:
-            try:
-                used = {n for _, n, _, _ in string.Formatter().parse(text) if n is not None}
-            except ValueError:
-                out.append(doc.problem((key,), "accolade { ou } seule"))
+            used, wrong = placeholders(text)
+            if wrong:
+                out.append(doc.problem((key,), wrong))
                 continue
             for name in sorted(used - allowed):
                 hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import jsonschema
@@ -70,7 +71,7 @@ GAME: dict[str, Any] = {
         },
         "roles": {
             "type": "object",
-            "propertyNames": {"pattern": "^[a-z_]+$"},
+            "propertyNames": {"type": "string", "pattern": "^[a-z_]+$"},
             "additionalProperties": ROLE,
             "minProperties": 1,
         },
@@ -153,7 +154,7 @@ ANNOUNCEMENTS: dict[str, Any] = {
 }
 ANNOUNCEMENTS["scenarios"] = {
     "type": "object",
-    "propertyNames": {"pattern": "^[a-z0-9_]+$"},
+    "propertyNames": {"type": "string", "pattern": "^[a-z0-9_]+$"},
     "additionalProperties": {
         "type": "object",
         "properties": {
@@ -176,13 +177,27 @@ _TYPES = {
     "array": "une liste",
     "string": "un texte",
     "integer": "un nombre entier",
+    "number": "un nombre",
     "boolean": "true ou false",
 }
+SHOWN = 100  # characters of a found value quoted in a message
+
+# YAML's 3.0 is not an integer here (jsonschema's default accepts it, then range(3.0) fails),
+# and .inf or .nan are no numbers (a wait of .inf seconds would never end).
+_TYPES_CHECKED = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {
+        "integer": lambda _, value: isinstance(value, int) and not isinstance(value, bool),
+        "number": lambda _, value: (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        ),
+    }
+)
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES_CHECKED)
 
 
 def schema_problems(doc: Marked, schema: dict = GAME) -> list[Problem]:
     """Every place where `doc` breaks `schema`, in file order, with a French message."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     problems = []
     for error in validator.iter_errors(doc.data):
         problems.extend(_explain(doc, error))
@@ -193,6 +208,10 @@ def schema_problems(doc: Marked, schema: dict = GAME) -> list[Problem]:
 def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
     path = tuple(error.absolute_path)
     kind, expected, found = error.validator, error.validator_value, error.instance
+    if "propertyNames" in error.schema_path:  # `found` is the key itself
+        return [
+            doc.problem(path + (found,), f"identifiant invalide {_show(found)} ; attendu : minuscules ASCII et _", True)
+        ]
     if kind == "additionalProperties" and isinstance(found, dict):
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in found if k not in allowed]
@@ -210,8 +229,6 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
         if chosen is not None:  # the shape is clear (its keys are there): say what is wrong inside it
             return [p for sub in error.context if sub.schema_path[0] == chosen for p in _explain(doc, sub)]
         message = "attendu : " + _one_of(error.schema)
-    elif kind == "propertyNames":
-        return [doc.problem(path, f"identifiant invalide « {found} » ; attendu : minuscules ASCII et _")]
     elif kind == "pattern":
         message = "attendu : minuscules ASCII et _"
     elif kind in ("minimum", "maximum", "exclusiveMinimum"):
@@ -221,7 +238,16 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
         message = "attendu : une valeur non vide"
     else:
         message = f"attendu : {kind} {expected}"
-    return [doc.problem(path, f"{message} ; trouvé : {json.dumps(found, ensure_ascii=False)}")]
+    return [doc.problem(path, f"{message} ; trouvé : {_show(found)}")]
+
+
+def _show(value: object) -> str:
+    """A found value as the file could say it (JSON where it can), cut short."""
+    try:
+        said = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a date, bytes (!!binary), a key that is not text
+        said = repr(value)
+    return said if len(said) <= SHOWN else said[: SHOWN - 1] + "…"
 
 
 def _one_of(schema: dict) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +48,7 @@ class Profile:
 
 def _number(lo: float, hi: float, *, integer: bool, low_open: bool = False) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN
             return f"nombre attendu ; trouvé {value!r}"
         if integer and not isinstance(value, int):
             return f"nombre entier attendu ; trouvé {value!r}"
@@ -90,32 +91,45 @@ _FIELDS: dict[str, Callable[[Any], str | None]] = {
 
 def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     """Build a profile from YAML text; every problem is reported at once, with file:line:column."""
-    loader = yaml.SafeLoader(text)
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    loader = None
     try:
+        loader = _Loader(text)
         root = loader.get_single_node()
         if root is None or not isinstance(root, yaml.MappingNode):
             where = f"{source}:1:1" if root is None else _where(source, root)
             raise VoiceError(f"{where}: profil de voix : dictionnaire attendu (engine, voice, rate…)")
-        problems: list[str] = []
-        values: dict[str, Any] = {}
+        seen = set()
         for key_node, value_node in root.value:
-            key = loader.construct_object(key_node, deep=True)
-            if key not in _FIELDS:
+            key, problem = _scalar(loader, key_node)
+            if problem or not isinstance(key, str) or key not in _FIELDS:
                 known = ", ".join(_FIELDS)
-                problems.append(f"{_where(source, key_node)}: clé inconnue {key!r} ; clés possibles : {known}")
+                shown = "une clé doit être un simple texte" if problem else f"clé inconnue {key!r}"
+                problems.append(f"{_where(source, key_node)}: {shown} ; clés possibles : {known}")
                 continue
-            value = loader.construct_object(value_node, deep=True)
-            problem = _FIELDS[key](value)
+            if key in seen:
+                problems.append(f"{_where(source, key_node)}: {key} : clé en double")
+                continue
+            seen.add(key)
+            value, problem = _scalar(loader, value_node)
+            problem = problem or _FIELDS[key](value)
             if problem:
                 problems.append(f"{_where(source, value_node)}: {key} : {problem}")
             else:
                 values[key] = value
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        raise VoiceError(f"{where}: YAML illisible : {getattr(exc, 'problem', exc)}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else f"{source}:1:1"
+        raise VoiceError(f"{where}: YAML illisible : {exc.problem or exc.context or ''}") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses (control, lone surrogate…)
+        breaks = list(re.finditer(r"\r\n|[\n\r\x85\u2028\u2029]", text[: exc.position]))  # as PyYAML counts
+        line, column = len(breaks) + 1, exc.position - (breaks[-1].end() if breaks else 0) + 1
+        said = f"caractère interdit U+{exc.character:04X}"
+        raise VoiceError(f"{source}:{line}:{column}: YAML illisible : {said}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if problems:
         raise VoiceError("\n".join(problems))
     if "volume" in values:
@@ -148,6 +162,39 @@ def find_profile(name: str = "fr") -> Profile:
         shipped = sorted(p.stem for p in folder.glob("*.yaml"))
         raise VoiceError(f"profil de voix {name!r} introuvable ; profils fournis : {', '.join(shipped) or 'aucun'}")
     return load_profile(path)
+
+
+MAX_DEPTH = 100  # nesting levels; PyYAML's composer recurses, so deeper input would overflow
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with a bounded nesting depth."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self._depth >= MAX_DEPTH:
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, f"plus de {MAX_DEPTH} niveaux d'imbrication", mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _scalar(loader: yaml.SafeLoader, node: yaml.Node) -> tuple[Any, str | None]:
+    """A plain value, or why there is none."""
+    if not isinstance(node, yaml.ScalarNode):
+        kind = "une liste" if isinstance(node, yaml.SequenceNode) else "un dictionnaire"
+        return None, f"une seule valeur attendue ; trouvé {kind}"
+    try:
+        return loader.construct_object(node, deep=True), None
+    except (yaml.constructor.ConstructorError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
+        # an unknown tag, a tag on a value it cannot build (!!int abc), or a date that does not exist
+        return None, f"valeur illisible {node.value!r}"
 
 
 def _where(source: str, node: yaml.Node) -> str:

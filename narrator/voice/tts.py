@@ -1,19 +1,27 @@
-"""Text to speech: pyttsx3 (espeak-ng) renders each line to a WAV file in a disk cache."""
+"""Text to speech: pyttsx3 (espeak-ng) renders each line to a WAV file in a disk cache.
+
+A cache that cannot be written (read-only, full disk, a file where the folder should be) never
+silences the narrator: lines are synthesized in a temporary folder instead, with one warning.
+"""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import hashlib
 import io
 import json
 import os
 import re
+import shutil
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -46,11 +54,12 @@ def cache_dir() -> Path:
 class Tts:
     """Synthesizes lines with one profile's voice, each at most once thanks to the cache."""
 
-    def __init__(self, profile: Profile, cache: str | Path | None = None) -> None:
+    def __init__(self, profile: Profile, cache: str | Path | None = None, notice: TextIO | None = None) -> None:
         if profile.engine != "pyttsx3":
             raise VoiceError(f"{profile.source}: moteur de synthèse {profile.engine!r} non pris en charge")
         self.profile = profile
         self.cache = Path(cache) if cache is not None else cache_dir()
+        self.notice = notice  # where the one warning about an unusable cache goes (stderr by default)
         self.synthesized = 0  # cache misses: lines actually sent to the engine
 
     def path_for(self, text: str) -> Path:
@@ -63,21 +72,53 @@ class Tts:
     def render(self, text: str) -> np.ndarray:
         """The line as int16 mono PCM at 22050 Hz, from the cache or synthesized and checked."""
         path = self.path_for(text)
-        if path.is_file():
-            with contextlib.suppress(VoiceError):
-                pcm, rate = read_wav(path)
-                if rate == SAMPLE_RATE and pcm.size:
-                    return pcm
-        self.cache.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.stem}.{os.getpid()}.{threading.get_ident()}.wav")
+        fallback = _fallbacks.get(self.cache)
+        for cached in (path, fallback / path.name) if fallback else (path,):
+            pcm = _read_cached(cached)
+            if pcm is not None:
+                return pcm
+        folder = self._folder(text)
+        temporary = folder / f".{path.stem}.{os.getpid()}.{threading.get_ident()}.wav"
         try:
             errors = self._synthesize(text, temporary)
             pcm = self._check(text, temporary, errors)
-            os.replace(temporary, path)  # atomic: a cached file is always a checked one
+            with contextlib.suppress(OSError):  # the disk filled up since _folder: spoken, just not kept
+                os.replace(temporary, folder / path.name)  # atomic: a cached file is always a checked one
         finally:
-            temporary.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
         self.synthesized += 1
         return pcm
+
+    def _folder(self, text: str) -> Path:
+        """Where `text` is synthesized: the cache, or — once it cannot take a line — a temporary folder, said once.
+
+        espeak writes the WAV from a callback that cannot report a failed write (the line would
+        just never finish), so the room for the line is checked before it is synthesized.
+        """
+        size = _wav_bytes(text, self.profile.rate)
+        with _fallback_lock:
+            fallback = _fallbacks.get(self.cache)
+            if fallback is None:
+                try:
+                    _make_room(self.cache, size)
+                    return self.cache
+                except OSError as exc:
+                    problem = exc
+                fallback = _fallbacks[self.cache] = _temporary_folder(self.cache, problem)
+                warning = (
+                    f"Attention : le cache de la voix {self.cache} est inutilisable ({_reason(problem)}) ; "
+                    f"les répliques sont synthétisées dans {fallback}, sans être gardées pour la prochaine partie."
+                )
+                print(warning, file=self.notice if self.notice is not None else sys.stderr)
+        try:
+            _make_room(fallback, size)
+        except OSError as exc:
+            raise VoiceError(
+                f"impossible de synthétiser « {text} » : ni le cache {self.cache} ni le dossier temporaire "
+                f"{fallback} ne peuvent recevoir la réplique ({_reason(exc)})"
+            ) from None
+        return fallback
 
     def render_all(self, texts: Iterable[str]) -> list[np.ndarray]:
         """Render every text (before the night starts, so the table never waits for synthesis)."""
@@ -135,6 +176,66 @@ class Tts:
                 f"attendu entre {low:.2f} et {high:.2f} s : synthèse défectueuse"
             )
         return pcm
+
+
+# Unusable cache folder -> the temporary folder this process synthesizes into instead.
+_fallbacks: dict[Path, Path] = {}
+_fallback_lock = threading.Lock()
+_REASONS = {
+    errno.ENOSPC: "disque plein",
+    errno.EDQUOT: "quota disque dépassé",
+    errno.EFBIG: "fichier trop gros pour ce disque",
+    errno.EROFS: "disque en lecture seule",
+    errno.EACCES: "écriture refusée",
+    errno.EPERM: "écriture refusée",
+    errno.ENOTDIR: "un fichier se trouve là où un dossier est attendu",
+    errno.EEXIST: "un fichier se trouve là où un dossier est attendu",
+}
+
+
+def _reason(exc: OSError) -> str:
+    return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+
+
+def _read_cached(path: Path) -> np.ndarray | None:
+    """A cached line, or None if it is missing or unreadable (a cache miss, never an error)."""
+    try:
+        if path.is_file():
+            pcm, rate = read_wav(path)
+            if rate == SAMPLE_RATE and pcm.size:
+                return pcm
+    except (OSError, VoiceError):
+        pass
+    return None
+
+
+def _wav_bytes(text: str, rate_wpm: int) -> int:
+    """The most bytes the WAV of `text` can take (the longest plausible duration)."""
+    return 44 + int(_plausible_seconds(text, rate_wpm)[1] * SAMPLE_RATE) * 2
+
+
+def _make_room(folder: Path, size: int) -> None:
+    """Raise OSError unless `folder` can take a new file of `size` bytes: created, written, removed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    probe = folder / f".place-{os.getpid()}"
+    try:
+        with open(probe, "wb") as out:
+            out.write(bytes(size))
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink(missing_ok=True)
+
+
+def _temporary_folder(cache: Path, problem: OSError) -> Path:
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="narrator-voix-"))
+    except OSError as exc:
+        raise VoiceError(
+            f"le cache de la voix {cache} est inutilisable ({_reason(problem)}) "
+            f"et aucun dossier temporaire ne peut être créé ({_reason(exc)})"
+        ) from None
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def french_voices() -> list[str]:
