@@ -70,6 +70,7 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
         "minutes": table.narration.minutes,
         "legend": table.legend,
         "voice": options.voice,
+        "seed": None,  # physical cards: nothing is drawn by the program
     }
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)
