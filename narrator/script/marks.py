@@ -97,8 +97,9 @@ _FRENCH = (
     (r"mapping values are not allowed here", "« : » inattendu ici (indentation fausse, ou texte à mettre entre"
      " guillemets ?)"),
     (r"could not find expected ':'", "« : » attendu (une ligne coupée, ou un guillemet de trop ?)"),
-    (r"expected <block end>, but found (.+)", "indentation incohérente : {0} inattendu ici"),
-    (r"expected '<document start>', but found (.+)", "{0} inattendu : la ligne est-elle bien indentée ?"),
+    (r"expected <block end>, but found (.+)", "indentation incohérente (trouvé ici : {0})"),
+    (r"expected '<document start>', but found (.+)", "contenu après la fin du document (trouvé : {0}) :"
+     " la ligne est-elle bien indentée ?"),
     (r"found unexpected end of stream", "fin du fichier inattendue (guillemet, crochet ou accolade jamais fermé ?)"),
     (r"expected ',' or '([\]}])', but got (.+)", "« , » ou « {0} » attendu ; trouvé : {1}"),
     (r"expected the node content, but found (.+)", "valeur attendue ; trouvé : {0}"),
@@ -129,6 +130,8 @@ _TOKENS = {
     "'<alias>'": "un alias",
     "'<anchor>'": "une ancre",
     "'<tag>'": "une étiquette",
+    "'?'": "une clé",
+    "'-'": "un élément de liste « - »",
 }
 
 
@@ -155,6 +158,8 @@ def load_marked(text: str, file: str) -> Marked:
         line, column = _position(text, exc.position)
         said = f"caractère interdit U+{exc.character:04X} (caractère de contrôle, ou octets qui ne sont pas du texte)"
         raise YamlError([Problem(file, line, column, (), f"YAML illisible : {said}")]) from None
+    except yaml.YAMLError as exc:  # none other is known when reading text; one line anyway (see Problem)
+        raise YamlError([Problem(file, 1, 1, (), f"YAML illisible : {exc}")]) from None
     marks: dict[Path, tuple[int, int]] = {}
     key_marks: dict[Path, tuple[int, int]] = {}
     builder = _Builder(file, marks, key_marks)

@@ -209,9 +209,8 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
     path = tuple(error.absolute_path)
     kind, expected, found = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.schema_path:  # `found` is the key itself
-        return [
-            doc.problem(path + (found,), f"identifiant invalide {_show(found)} ; attendu : minuscules ASCII et _", True)
-        ]
+        message = f"identifiant invalide « {found} » ; attendu : minuscules ASCII et _"
+        return [doc.problem(path + (found,), message, at_key=True)]
     if kind == "additionalProperties" and isinstance(found, dict):
         allowed = sorted(error.schema.get("properties", {}))
         extras = [k for k in found if k not in allowed]
@@ -245,8 +244,8 @@ def _show(value: object) -> str:
     """A found value as the file could say it (JSON where it can), cut short."""
     try:
         said = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):  # a date, bytes (!!binary), a key that is not text
-        said = repr(value)
+    except (TypeError, ValueError):  # a date (YAML reads 2020-01-01 as one), bytes (!!binary), a key not text
+        said = str(value)
     return said if len(said) <= SHOWN else said[: SHOWN - 1] + "…"
 
 
