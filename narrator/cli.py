@@ -126,7 +126,11 @@ def _read(name: str) -> tuple[str, str]:
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
     except UnicodeDecodeError as exc:
-        raise BadInput(f"{name} : ce n'est pas du texte UTF-8 (octet {exc.start})") from None
+        before = exc.object[: exc.start]
+        line, column = before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
+        raise BadInput(
+            f"{name}:{line}:{column}: ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})"
+        ) from None
     except OSError as exc:
         raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
 

@@ -326,3 +326,17 @@ def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question
         t for _, _, t in speaker.heard
     ]
     assert session.talk.ear is session.ear  # back to the voice for the next question
+
+
+def test_a_broken_demo_table_is_refused_at_its_line(tmp_path) -> None:
+    from narrator.resources import data_dir
+    from narrator.script.marks import YamlError
+    from narrator.table.demo import parse_demo
+
+    text = (data_dir("scripts") / "demo.yaml").read_text(encoding="utf-8")
+    broken = text.replace("scenario: premiere_annee", "scenario: inconnu").replace("name: Bruno", "name: Alice")
+    with pytest.raises(YamlError) as caught:
+        parse_demo(broken, "scripts/demo.yaml")
+    found = [str(p) for p in caught.value.problems]
+    assert "scripts/demo.yaml:9:12: players.1.name: nom en double « Alice »" in found
+    assert any("scenario: attendu : un scénario de poudlard pour 5 joueurs" in p for p in found), found

@@ -11,6 +11,8 @@ from narrator.rules.model import CENTER, Power, Ruleset
 def random_deck(rules: Ruleset, rng: random.Random, size: int) -> list[str]:
     """`size` cards the box allows (copies, cards that come together), in random order."""
     box = [rid for rid, role in rules.roles.items() for _ in range(role.copies)]
+    if size > len(box):
+        raise ValueError(f"{size} cartes demandées ; la boîte de {rules.game} n'en a que {len(box)}")
     linked = {rid: group for group in rules.together for rid in group}
     while True:
         rng.shuffle(box)

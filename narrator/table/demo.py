@@ -67,8 +67,22 @@ class Demo:
 
 
 def parse_demo(text: str, file: str) -> Demo:
+    """The demo's table, checked: the schema, then a scenario the game has for that many players, distinct names."""
+    from narrator.script.game import load_shipped
+
     doc = load_marked(text, file)
     problems = schema_problems(doc, SCHEMA)
+    if not problems:
+        data = cast(dict, doc.data)
+        names = [p["name"] for p in data["players"]]
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                problems.append(doc.problem(("players", i, "name"), f"nom en double « {name} »"))
+        scenarios = load_shipped(data["game"]).announce.scenarios
+        if len(names) not in scenarios.get(data["scenario"], {}):
+            known = ", ".join(scenarios) or "aucun"
+            message = f"attendu : un scénario de {data['game']} pour {len(names)} joueurs ({known})"
+            problems.append(doc.problem(("scenario",), f"{message} ; trouvé : « {data['scenario']} »"))
     if problems:
         raise YamlError(problems)
     return Demo(cast(dict, doc.data))
