@@ -15,7 +15,7 @@ PACKAGE = ROOT / "narrator"
 ALLOWED = {
     "rules": {"rules"},
     "script": {"rules", "script", "resources"},
-    "voice": {"voice", "resources"},
+    "voice": {"voice", "resources", "script"},  # script: only its YAML reader (marks), for voice profiles
     "table": {"table", "rules", "script", "voice", "listen", "resources", "explain", "resolve"},
     "listen": {"listen", "script", "rules", "resources", "voice"},  # voice: its WAV reader
 }

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from narrator.resources import data_dir
+from narrator.script.marks import Marked, YamlError, load_marked
 
 from .errors import VoiceError
 
@@ -91,45 +89,28 @@ _FIELDS: dict[str, Callable[[Any], str | None]] = {
 
 def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     """Build a profile from YAML text; every problem is reported at once, with file:line:column."""
+    try:
+        doc = load_marked(text, source)  # the project's one YAML reader: positions, depth and alias limits
+    except YamlError as exc:
+        raise VoiceError("\n".join(str(p) for p in exc.problems)) from None
+    if not isinstance(doc.data, dict):
+        raise VoiceError(f"{source}:1:1: profil de voix : dictionnaire attendu (engine, voice, rate…)")
     problems: list[str] = []
     values: dict[str, Any] = {}
-    loader = None
-    try:
-        loader = _Loader(text)
-        root = loader.get_single_node()
-        if root is None or not isinstance(root, yaml.MappingNode):
-            where = f"{source}:1:1" if root is None else _where(source, root)
-            raise VoiceError(f"{where}: profil de voix : dictionnaire attendu (engine, voice, rate…)")
-        seen = set()
-        for key_node, value_node in root.value:
-            key, problem = _scalar(loader, key_node)
-            if problem or not isinstance(key, str) or key not in _FIELDS:
-                known = ", ".join(_FIELDS)
-                shown = "une clé doit être un simple texte" if problem else f"clé inconnue {key!r}"
-                problems.append(f"{_where(source, key_node)}: {shown} ; clés possibles : {known}")
-                continue
-            if key in seen:
-                problems.append(f"{_where(source, key_node)}: {key} : clé en double")
-                continue
-            seen.add(key)
-            value, problem = _scalar(loader, value_node)
-            problem = problem or _FIELDS[key](value)
-            if problem:
-                problems.append(f"{_where(source, value_node)}: {key} : {problem}")
-            else:
-                values[key] = value
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else f"{source}:1:1"
-        raise VoiceError(f"{where}: YAML illisible : {exc.problem or exc.context or ''}") from None
-    except yaml.reader.ReaderError as exc:  # a character YAML refuses (control, lone surrogate…)
-        breaks = list(re.finditer(r"\r\n|[\n\r\x85\u2028\u2029]", text[: exc.position]))  # as PyYAML counts
-        line, column = len(breaks) + 1, exc.position - (breaks[-1].end() if breaks else 0) + 1
-        said = f"caractère interdit U+{exc.character:04X}"
-        raise VoiceError(f"{source}:{line}:{column}: YAML illisible : {said}") from None
-    finally:
-        if loader is not None:
-            loader.dispose()
+    for key, value in doc.data.items():
+        if not isinstance(key, str) or key not in _FIELDS:
+            known = ", ".join(_FIELDS)
+            problems.append(f"{_where(doc, (key,), at_key=True)}: clé inconnue {key!r} ; clés possibles : {known}")
+            continue
+        if isinstance(value, (dict, list)):
+            kind = "une liste" if isinstance(value, list) else "un dictionnaire"
+            problems.append(f"{_where(doc, (key,))}: {key} : une seule valeur attendue ; trouvé {kind}")
+            continue
+        problem = _FIELDS[key](value)
+        if problem:
+            problems.append(f"{_where(doc, (key,))}: {key} : {problem}")
+        else:
+            values[key] = value
     if problems:
         raise VoiceError("\n".join(problems))
     if "volume" in values:
@@ -164,38 +145,6 @@ def find_profile(name: str = "fr") -> Profile:
     return load_profile(path)
 
 
-MAX_DEPTH = 100  # nesting levels; PyYAML's composer recurses, so deeper input would overflow
-
-
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with a bounded nesting depth."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._depth = 0
-
-    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
-        if self._depth >= MAX_DEPTH:
-            mark = self.peek_event().start_mark
-            raise yaml.composer.ComposerError(None, None, f"plus de {MAX_DEPTH} niveaux d'imbrication", mark)
-        self._depth += 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
-def _scalar(loader: yaml.SafeLoader, node: yaml.Node) -> tuple[Any, str | None]:
-    """A plain value, or why there is none."""
-    if not isinstance(node, yaml.ScalarNode):
-        kind = "une liste" if isinstance(node, yaml.SequenceNode) else "un dictionnaire"
-        return None, f"une seule valeur attendue ; trouvé {kind}"
-    try:
-        return loader.construct_object(node, deep=True), None
-    except (yaml.constructor.ConstructorError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
-        # an unknown tag, a tag on a value it cannot build (!!int abc), or a date that does not exist
-        return None, f"valeur illisible {node.value!r}"
-
-
-def _where(source: str, node: yaml.Node) -> str:
-    return f"{source}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+def _where(doc: Marked, path: tuple, at_key: bool = False) -> str:
+    line, column = doc.where(path, at_key)
+    return f"{doc.file}:{line}:{column}"
