@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import random
 import re
 from pathlib import Path
 
@@ -29,3 +31,32 @@ def split(case: dict) -> tuple[dict, dict]:
     meta = {k: case[k] for k in META_KEYS if k in case}
     record = {k: v for k, v in case.items() if k not in META_KEYS}
     return meta, record
+
+
+def mutate_record(record: dict, rng: random.Random, junk: list) -> dict:
+    """A record broken in one random place: a key dropped, a value replaced by junk, or a key added."""
+    broken = copy.deepcopy(record)
+    paths: list[tuple] = []
+
+    def walk(node: object, path: tuple) -> None:
+        if isinstance(node, dict):
+            for key in list(node):
+                paths.append(path + (key,))
+                walk(node[key], path + (key,))
+        elif isinstance(node, list):
+            for i in range(len(node)):
+                paths.append(path + (i,))
+                walk(node[i], path + (i,))
+
+    walk(broken, ())
+    path = rng.choice(paths)
+    parent: object = broken
+    for step in path[:-1]:
+        parent = parent[step]  # type: ignore[index]
+    if isinstance(parent, dict) and rng.random() < 0.3:
+        del parent[path[-1]]
+    elif isinstance(parent, dict) and rng.random() < 0.2:
+        parent[rng.choice([j for j in junk if isinstance(j, str)])] = rng.choice(junk)  # an extra key
+    else:
+        parent[path[-1]] = rng.choice(junk)  # type: ignore[index]
+    return broken

@@ -13,6 +13,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario_table import mutate_record
 
 from narrator.resolve import resolve_record
 from narrator.rules.classic.deal import random_record
@@ -188,40 +189,13 @@ def test_games_end_with_a_camp_or_go_on_consistently(record: dict) -> None:
     assert state["captain"] is None or state["captain"] in out["alive"] or not out["alive"]
 
 
-def _mutate(record: dict, rng: random.Random) -> dict:
-    """A record broken in one random place: a key dropped, a value replaced by junk."""
-    junk = [None, 0, -1, 3.5, "", "Zed", "P0", "loup", "night", [], {}, ["P0"], ["P0", "P0"], {"x": 1}, True]
-    broken = copy.deepcopy(record)
-    paths: list[tuple] = []
-
-    def walk(node: object, path: tuple) -> None:
-        if isinstance(node, dict):
-            for key in list(node):
-                paths.append(path + (key,))
-                walk(node[key], path + (key,))
-        elif isinstance(node, list):
-            for i in range(len(node)):
-                paths.append(path + (i,))
-                walk(node[i], path + (i,))
-
-    walk(broken, ())
-    path = rng.choice(paths)
-    parent: object = broken
-    for step in path[:-1]:
-        parent = parent[step]  # type: ignore[index]
-    if isinstance(parent, dict) and rng.random() < 0.3:
-        del parent[path[-1]]
-    elif isinstance(parent, dict) and rng.random() < 0.2:
-        parent[rng.choice(junk[4:9])] = rng.choice(junk)  # an extra key
-    else:
-        parent[path[-1]] = rng.choice(junk)  # type: ignore[index]
-    return broken
+JUNK = [None, 0, -1, 3.5, "", "Zed", "P0", "loup", "night", [], {}, ["P0"], ["P0", "P0"], {"x": 1}, True]
 
 
 @settings(max_examples=600, deadline=None)
 @given(records, st.integers(0, 2**32))
 def test_malformed_records_give_record_error_never_a_crash(record: dict, seed: int) -> None:
-    broken = _mutate(record, random.Random(seed))
+    broken = mutate_record(record, random.Random(seed), JUNK)
     try:
         out = resolve_record(broken)
     except RecordError as exc:

@@ -8,6 +8,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scenario_table import mutate_record
 
 from narrator.resolve import resolve_record
 from narrator.rules.deal import random_record
@@ -57,38 +58,13 @@ def test_outcome_is_a_well_formed_verdict(record: dict) -> None:
         assert name in players and told
 
 
-def _mutations(record: dict, rng: random.Random) -> dict:
-    """A record broken in one random place: a key dropped, a value replaced by junk."""
-    junk = [None, 0, -1, 3.5, "", "Zed", "A", "loup", [], {}, ["A"], ["A", "A"], {"x": 1}, True]
-    broken = copy.deepcopy(record)
-    paths = []
-
-    def walk(node, path):
-        if isinstance(node, dict):
-            for key in list(node):
-                paths.append(path + (key,))
-                walk(node[key], path + (key,))
-        elif isinstance(node, list):
-            for i in range(len(node)):
-                paths.append(path + (i,))
-                walk(node[i], path + (i,))
-
-    walk(broken, ())
-    path = rng.choice(paths)
-    parent = broken
-    for step in path[:-1]:
-        parent = parent[step]
-    if isinstance(parent, dict) and rng.random() < 0.3:
-        del parent[path[-1]]
-    else:
-        parent[path[-1]] = rng.choice(junk)
-    return broken
+JUNK = [None, 0, -1, 3.5, "", "Zed", "A", "loup", [], {}, ["A"], ["A", "A"], {"x": 1}, True]
 
 
 @settings(max_examples=500, deadline=None)
 @given(records, st.integers(0, 2**32))
 def test_malformed_records_get_the_documented_error_never_a_crash(record: dict, seed: int) -> None:
-    broken = _mutations(record, random.Random(seed))
+    broken = mutate_record(record, random.Random(seed), JUNK)
     try:
         out = resolve_record(broken)
     except RecordError as exc:
