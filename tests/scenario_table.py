@@ -60,3 +60,20 @@ def mutate_record(record: dict, rng: random.Random, junk: list) -> dict:
     else:
         parent[path[-1]] = rng.choice(junk)  # type: ignore[index]
     return broken
+
+
+def resolve_case(case: dict) -> tuple[dict, dict | None]:
+    """(expect, output) of a scenario; output None for a case that expects an error (checked here)."""
+    import pytest
+
+    from narrator.resolve import resolve_record
+    from narrator.rules.errors import RecordError
+
+    meta, record = split(case)
+    expect = meta["expect"]
+    if "error" in expect:
+        with pytest.raises(RecordError) as caught:
+            resolve_record(record)
+        assert expect["error"] in str(caught.value)
+        return expect, None
+    return expect, resolve_record(record)

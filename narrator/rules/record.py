@@ -12,6 +12,7 @@ from dataclasses import fields, replace
 
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.model import CENTER, Game, Options, Ruleset, Victory
+from narrator.rules.names import parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "night", "votes", "options")
 RESERVED_NAMES = frozenset(CENTER) | {"center", "self"}
@@ -48,21 +49,7 @@ def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
 
 
 def _players(raw: Mapping[str, object]) -> tuple[str, ...]:
-    players = raw.get("players")
-    if players is None:
-        raise missing(("players",), "la liste des joueurs, dans l'ordre où ils sont assis")
-    if not isinstance(players, list) or not players:
-        raise RecordError(("players",), "une liste non vide de noms", players)
-    seen = set()
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(("players", i), "un nom (texte non vide)", name)
-        if name in RESERVED_NAMES:
-            raise RecordError(("players", i), "un nom autre que A, B, C, center ou self", name)
-        if name in seen:
-            raise RecordError(("players", i), "des noms tous différents", name)
-        seen.add(name)
-    return tuple(players)
+    return parse_players(raw.get("players"), RESERVED_NAMES, "dans l'ordre où ils sont assis")
 
 
 def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -> tuple[str, ...]:

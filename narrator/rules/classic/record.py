@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy
 from narrator.rules.classic.model import NIGHT_POWERS, Options, Power, Rules
 from narrator.rules.errors import RecordError, missing
+from narrator.rules.names import parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "options", "phases")
 DAY_KEYS = ("captain", "votes", "tiebreak", "revote")
@@ -67,20 +68,7 @@ def supported(rules: Rules) -> str:
 
 
 def _players(players: object) -> tuple[str, ...]:
-    if players is None:
-        raise missing(("players",), "la liste des joueurs, dans l'ordre du cercle")
-    if not isinstance(players, list) or not players:
-        raise RecordError(("players",), "une liste non vide de noms", players)
-    seen: set[str] = set()
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise RecordError(("players", i), "un nom (texte non vide)", name)
-        if name in LATER_DEAL:
-            raise RecordError(("players", i), "un nom autre que extra ou groups", name)
-        if name in seen:
-            raise RecordError(("players", i), "des noms tous différents", name)
-        seen.add(name)
-    return tuple(players)
+    return parse_players(players, LATER_DEAL, "dans l'ordre du cercle")
 
 
 def _deal(rules: Rules, deal: object, players: tuple[str, ...]) -> tuple[str, ...]:
