@@ -42,6 +42,7 @@ class Ask:
     heal: str | None = None  # POTIONS: whom her potion of life may save now; None: she may not heal
     no_heal: str = ""  # POTIONS: why she may not heal
     no_poison: str = ""  # POTIONS: why she may not poison (when `choices` is empty)
+    who: str | None = None  # the player who answers, when one does (the hunter, the captain): the table asks him
 
     def note(self, player: object) -> str | None:
         return next((why for p, why in self.notes if p == player), None)

@@ -63,6 +63,7 @@ def _vote(turn: Turn, state: State) -> str | None:
             expected="le joueur que le capitaine désigne parmi les ex-æquo" + why,
             choices=tuple(c for c in choices if c is not None),
             notes=spared_note(spared),
+            who=captain,
         )
         pick = turn.decider.player(ask)
         if pick is not None:

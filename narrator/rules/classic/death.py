@@ -60,6 +60,7 @@ def _last_words(turn: Turn, state: State, name: str) -> State:
                 expected=f"le joueur que le {role.name} élimine en mourant, un autre joueur en vie",
                 choices=choices,
                 notes=spared_note(spared) + ((name, "lui-même"),),
+                who=name,
             )
             target = turn.decider.player(ask)
             if target is not None:
@@ -81,6 +82,7 @@ def _succession(turn: Turn, state: State, captain: str) -> State:
         context=f"le capitaine {captain} est mort",
         expected="le successeur que le capitaine désigne, un joueur en vie",
         choices=living,
+        who=captain,
     )
     heir = turn.decider.player(ask)
     if heir is None:
