@@ -80,9 +80,9 @@ def _parser() -> argparse.ArgumentParser:
     download.add_argument("lang", nargs="?", default="fr")
     download.set_defaults(run=_download)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
-    parse.add_argument("--game", required=True, help="onuw ou poudlard")
+    parse.add_argument("--game", required=True, help="onuw, poudlard ou thiercelieux")
     parse.add_argument("--players", required=True, help="Alice,Bob,…")
-    parse.add_argument("--phase", default="any", choices=["vote", "tally", "reveal", "any"])
+    parse.add_argument("--phase", default="any", choices=["vote", "tally", "reveal", "choose", "any"])
     parse.add_argument("text", metavar="TEXTE")
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
@@ -247,11 +247,11 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
+    from narrator.listen.commands import GAMES
     from narrator.listen.french import Parser
-    from narrator.script.game import ONE_NIGHT_GAMES
 
-    if args.game not in ONE_NIGHT_GAMES:
-        raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(ONE_NIGHT_GAMES)}")
+    if args.game not in GAMES:
+        raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     commands = Parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)

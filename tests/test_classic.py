@@ -300,7 +300,7 @@ def test_script_errors_are_all_reported_at_their_place() -> None:
 
 
 def test_unknown_keys_are_refused_everywhere() -> None:
-    text = SCRIPT.replace("game: thiercelieux\n", "game: thiercelieux\nnight: []\n")
+    text = SCRIPT.replace("game: thiercelieux\n", "game: thiercelieux\nnights: []\n")
     text = text.replace("    camp: village    # 002:", "    camp: village\n    symbol: x    # 002:")
     found = _problems(text)
     assert len(found) == 2

@@ -14,6 +14,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "vote": ("voter", "target"),  # target None: "personne"
     "tally": ("target", "count"),
     "reveal": ("player", "role"),  # role "doppelganger:voyante" for a Doppelgänger
+    "choose": ("target",),  # a player named in answer to « qui ? » (the captain, the hunter's shot…); None: nobody
     "more_time": ("seconds",),
     "choose_game": ("game",),  # one of GAMES
     "number": ("count",),  # how many players
@@ -25,7 +26,7 @@ SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
 # what only the spoken setup understands (a game in progress hears none of these)
 SETUP_COMMANDS = ("choose_game", "number", "name", "scenario", "character", "done", "restart")
 COMMANDS = (
-    *("vote", "tally", "reveal"),  # the day's inputs
+    *("vote", "tally", "reveal", "choose"),  # the day's inputs
     *("repeat", "pause", "resume", "more_time", "start_vote", "undo", "yes", "no", "stop"),  # control
     *SETUP_COMMANDS,
     *SETTINGS,
@@ -56,7 +57,7 @@ class Command:
             given = getattr(self, name) is not None
             if given and name not in wanted:
                 raise ValueError(f"{self.command} ne prend pas « {name} »")
-            if not given and name in wanted and (self.command, name) != ("vote", "target"):
+            if not given and name in wanted and name != "target":
                 raise ValueError(f"{self.command} sans « {name} »")
         if self.game is not None and self.game not in GAMES:
             raise ValueError(f"jeu inconnu « {self.game} » ; attendu : {', '.join(GAMES)}")

@@ -20,6 +20,8 @@ from text_to_num import alpha2digit
 
 from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
 from narrator.resources import data_dir
+from narrator.script.classic import GAME as GAME_CLASSIC
+from narrator.script.classic import load_classic
 from narrator.script.game import ONE_NIGHT_GAMES, load_game, load_shipped, script_path
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 
@@ -28,7 +30,7 @@ __all__ = [
     *("number_words", "script_titles", "spoken_list", "spoken_title", "text_list"),
 ]
 
-PHASES = ("vote", "tally", "reveal", "any")  # a game in progress
+PHASES = ("vote", "tally", "reveal", "choose", "any")  # a game in progress
 SETUP_PHASES = ("game", "number", "name", "scenario", "character", "any")  # the spoken setup
 ALL_PHASES = tuple(dict.fromkeys(PHASES + SETUP_PHASES))  # what a block of the phrasebook may name
 FILE = "listen.fr.yaml"
@@ -37,6 +39,7 @@ SLOTS = {
     "vote": {"voter", "target"},
     "tally": {"target", "count"},
     "reveal": {"player", "role"},
+    "choose": {"target"},
     "more_time": {"minutes", "seconds"},
     "choose_game": {"game"},
     "number": {"count"},
@@ -112,7 +115,7 @@ class Phrasebook:
 
     def role_aliases(self, game: str) -> list[tuple[str, str]]:
         """(spoken, role id) for every way a role of `game` is said, Doppelgänger copies included."""
-        roles = load_game(game).roles
+        roles: Mapping[str, Any] = load_classic().roles if game == GAME_CLASSIC else load_game(game).roles
         said = {rid: (*self.roles.get(game, {}).get(rid, ()), role.name.lower()) for rid, role in roles.items()}
         pairs = [(alias, rid) for rid, aliases in said.items() for alias in aliases]
         # 000: "le terme Doppelgänger-voyante peut être utilisé pour désigner le caméléon ayant pris

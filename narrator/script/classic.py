@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.classic.model import NIGHT_POWERS, Camp, Cause, Options, Power, Reason, Role, Rules
+from narrator.script.classic_narration import DAY_SCHEMA, NIGHT_SCHEMA, PUBLIC_SCHEMA
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
 
@@ -93,8 +94,12 @@ SCHEMA: dict[str, Any] = {
             "required": list(PLACEHOLDERS),
             "additionalProperties": False,
         },
+        # the table's narration (narrator/script/classic_narration.py)
+        "night": NIGHT_SCHEMA,
+        "day": DAY_SCHEMA,
+        "public": PUBLIC_SCHEMA,
     },
-    "required": ["game", "title", "rulebooks", "options", "roles", "texts"],
+    "required": ["game", "title", "rulebooks", "options", "roles", "texts", "night", "day", "public"],
     "additionalProperties": False,
 }
 # Keys a record's phases use for other things than a role: no role may be called so.

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
 
 from narrator.explain import card_name, say
 from narrator.listen.commands import Command
@@ -20,31 +19,15 @@ from narrator.rules import PointingNeeded, Vote, resolve_day
 from narrator.rules.model import COPY_PREFIX, Options
 from narrator.script.announce import Line
 from narrator.script.game import GameScript
-from narrator.script.prompts import Prompts
 from narrator.table.announcer import Plan
-from narrator.table.clock import Clock
-from narrator.table.conversation import Conversation
-from narrator.table.journal import Heartbeat, Journal
+from narrator.table.host import Host, Stopped, Undo
+from narrator.table.journal import Heartbeat
 from narrator.table.progress import Progress, progress, undoable
-from narrator.table.voice import Voice
 from narrator.voice import Say
 
+__all__ = ["Outcome", "Session", "Stopped"]
+
 STAGES = ("night", "debate", "vote", "cards", "verdict", "done")
-SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
-CONTROLS = ("repeat", "stop", "pause", "undo", "legend", "help", *SETTINGS)
-LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
-
-
-class Stopped(Exception):
-    """The table said « stop »."""
-
-
-class Undo(Exception):
-    """The table said « annule »: the game goes on from all its inputs but the last."""
-
-
-class Parser(Protocol):
-    def parse(self, text: str, phase: str = "any") -> list[Command]: ...
 
 
 @dataclass
@@ -58,37 +41,12 @@ class Outcome:
     why: list[str]
 
 
-@dataclass
-class Session:
+@dataclass(kw_only=True)
+class Session(Host):
     script: GameScript
-    prompts: Prompts
     players: tuple[str, ...]
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
-    voice: Voice
-    ear: object  # narrator.listen.ear.Ear
-    clock: Clock
-    parser: Parser
-    phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
-    journal: Journal | None = None  # narrator.table.journal.Journal
     options: Options | None = None
-    listen_s: float = LISTEN_S
-    keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
-    tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
-    events: list[dict] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.talk = Conversation(
-            voice=self.voice,
-            ear=self.ear,
-            clock=self.clock,
-            prompts=self.prompts,
-            parse=self.parser.parse,
-            phrases=self.phrases,
-            controls=CONTROLS,
-            control=self._control,
-            listen_s=self.listen_s,
-            keyboard=self.keyboard,
-        )
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -132,58 +90,6 @@ class Session:
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
             self.voice.ask_items(plan.opening[first:])
         self._record({"type": "night_done"})
-
-    # -- the debate -----------------------------------------------------------------------
-
-    def debate(self, plan: Plan, left: float | None = None) -> None:
-        """The debate's timer: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
-        left = plan.minutes * 60 if left is None else left
-        timer = {"end": self.clock.now() + left}
-        reminders = [r for r in plan.reminders if r[0] < left]  # latest first: (seconds left, items)
-        with Heartbeat(self.journal, "debate", lambda: {"left": round(timer["end"] - self.clock.now(), 2)}):
-            while True:
-                end = timer["end"]
-                now = self.clock.now()
-                while reminders and now >= end - reminders[0][0]:
-                    said_at, items = reminders.pop(0)
-                    if end - now > said_at - self.listen_s:  # not a stale one after « encore une minute »
-                        self.voice.play(items)
-                    now = self.clock.now()
-                if now >= end:
-                    self._record({"type": "debate_done"})
-                    return
-                next_event = min([end] + [end - r[0] for r in reminders])
-                for command in self.talk.hear("any", min(next_event - now, self.listen_s)) or []:
-                    if command.command == "start_vote":
-                        self._record({"type": "start_vote"})
-                        return
-                    if command.command == "more_time" and command.seconds:
-                        self._record({"type": "more_time", "seconds": command.seconds})
-                        timer["end"] += command.seconds
-                        remaining = timer["end"] - self.clock.now()
-                        duration = self.prompts.duration
-                        more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
-                        self.voice.tell(more)
-                        reminders = [r for r in plan.reminders if r[0] < remaining]
-                    elif command.command == "pause":
-                        timer["end"] += self._paused()
-                        remaining = timer["end"] - self.clock.now()
-                        self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
-                    else:
-                        self._control(command)
-
-    def _paused(self) -> float:
-        """Wait for « reprends »; how long the pause lasted."""
-        start = self.clock.now()
-        self._record({"type": "pause"})
-        self.voice.tell(self.prompts.line("paused"))
-        while True:
-            for command in self.talk.hear("any", self.listen_s) or []:
-                if command.command == "resume":
-                    self._record({"type": "resume"})
-                    return self.clock.now() - start
-                if command.command == "stop":
-                    self._control(command)
 
     # -- the vote -------------------------------------------------------------------------
 
@@ -327,42 +233,13 @@ class Session:
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
         return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
 
-    # -- listening ------------------------------------------------------------------------
+    # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
-    def _control(self, command: Command) -> None:
-        if command.command == "repeat":
-            self.voice.repeat()
-        elif command.command == "stop":
-            self._record({"type": "stop"})
-            self.voice.tell(self.prompts.line("stopped"))
-            raise Stopped()
-        elif command.command == "pause":
-            self._paused()
-            self.voice.repeat()
-        elif command.command in SETTINGS:
-            if self.tune is not None and self.tune(command.command):
-                self._record({"type": "setting", "command": command.command})
-                self.voice.tell(self.prompts.line(command.command))
-            else:
-                self.voice.tell(self.prompts.line("setting_limit"))
-        elif command.command == "legend":
-            legend = self.script.announce.setup_steps(self.in_play)
-            self.voice.tell(*[s for s in legend if isinstance(s, Line)])
-        elif command.command == "help":
-            self.voice.tell(self.prompts.line("help"))
-        elif command.command == "undo":
-            if not undoable(self.events):
-                self.voice.tell(self.prompts.line("nothing_to_undo"))
-                return
-            self._record({"type": "undo"})
-            self.voice.tell(self.prompts.line("undone"))
-            raise Undo()
+    def legend_lines(self) -> list[Line]:
+        return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
-    def _record(self, event: dict) -> None:
-        """Journal an input before it is acted on."""
-        self.events.append(event)
-        if self.journal is not None:
-            self.journal.append(event)
+    def can_undo(self) -> bool:
+        return undoable(self.events)
 
 
 def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]]:

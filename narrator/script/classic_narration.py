@@ -1,0 +1,208 @@
+"""What the narrator says at a classic Thiercelieux table: the night's calls, the morning, the day.
+
+The `night:`, `day:` and `public:` sections of scripts/thiercelieux.yaml, validated (their JSON
+Schema is part of the script's, see narrator/script/classic.py) and checked against the game's
+rules: the calls follow the waking order the engine asks in, and every record key a call answers
+is a role that chooses at night.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+from narrator.resources import data_dir
+from narrator.rules.classic.model import Rules
+from narrator.script.announce import Line, Reminder, Step
+from narrator.script.marks import Marked, Problem, YamlError, load_marked
+
+_TEXT = {"type": "string", "minLength": 1}
+_ID = {"type": "string", "pattern": "^[a-z_]+$"}
+_LINE = {
+    "type": "object",
+    "properties": {"id": _ID, "say": _TEXT},
+    "required": ["id", "say"],
+    "additionalProperties": False,
+}
+_LINES = {"type": "array", "items": _LINE, "minItems": 1}
+_CALL = {
+    "type": "object",
+    "properties": {
+        "for": {"type": "array", "items": _ID, "minItems": 1},
+        "nights": {"enum": ["first", "every"]},
+        "answers": {"type": "array", "items": _ID},
+        "wake": _LINES,
+        "wait": {"type": "number", "minimum": 0, "maximum": 600},
+        "sleep": _LINES,
+    },
+    "required": ["for", "wake", "wait", "sleep"],
+    "additionalProperties": False,
+}
+NIGHT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"first": _LINES, "calls": {"type": "array", "items": _CALL}, "morning": _LINES},
+    "required": ["first", "calls", "morning"],
+    "additionalProperties": False,
+}
+DAY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "minutes": {"type": "integer", "minimum": 1, "maximum": 60},
+        "opening": _LINES,
+        "reminders": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"left": {"type": "integer", "minimum": 1}, "id": _ID, "say": _TEXT},
+                "required": ["left", "id", "say"],
+                "additionalProperties": False,
+            },
+        },
+        "vote": _LINES,
+        "dusk": _LINES,
+        "asks": {"type": "object", "propertyNames": _ID, "additionalProperties": _TEXT},
+    },
+    "required": ["minutes", "opening", "reminders", "vote", "dusk", "asks"],
+    "additionalProperties": False,
+}
+PUBLIC_SCHEMA: dict[str, Any] = {"type": "array", "items": _ID, "uniqueItems": True}
+# the placeholders each spoken ask may use
+ASK_PLACEHOLDERS = {"who", "choices", "example"}
+DAY_KEYS = ("captain", "votes", "revote", "tiebreak", "successor")  # public decisions that are no role
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One night call: made when one of `roles` was dealt; `answers` are the record keys entered during it."""
+
+    roles: tuple[str, ...]
+    answers: tuple[str, ...]
+    first_night_only: bool
+    wake: tuple[Line, ...]
+    wait: float  # the shortest the call lasts, from the end of `wake` to the start of `sleep`
+    sleep: tuple[Line, ...]
+
+    def made(self, dealt: set[str], night: int) -> bool:
+        return bool(dealt.intersection(self.roles)) and (night == 1 or not self.first_night_only)
+
+
+@dataclass(frozen=True, slots=True)
+class Narration:
+    first: tuple[Line, ...]  # the first nightfall
+    calls: tuple[Call, ...]
+    morning: tuple[Line, ...]
+    minutes: int  # the debate's length
+    opening: tuple[Line, ...]  # the debate's first lines ({minutes} filled in by `debate_opening`)
+    reminders: tuple[Reminder, ...]
+    vote: tuple[Line, ...]
+    dusk: tuple[Line, ...]  # every later nightfall (002 step 7)
+    asks: Mapping[str, str]  # record key -> the question said aloud
+    public: frozenset[str]  # the engine's sentences said aloud; the others go to the operator's screen
+
+    def debate_opening(self, minutes: int) -> list[Step]:
+        return [Line(line.id + "*", line.text.format(minutes=minutes)) for line in self.opening]
+
+    def call_of(self, key: str) -> int | None:
+        """The index of the call during which the operator enters `key`, if any."""
+        return next((i for i, call in enumerate(self.calls) if key in call.answers), None)
+
+
+@cache
+def load_narration() -> Narration:
+    """The shipped classic game's narration."""
+    from narrator.script.classic import load_classic
+
+    path = data_dir("scripts") / "thiercelieux.yaml"
+    return load_narration_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}", load_classic())
+
+
+def load_narration_script(text: str, file: str, rules: Rules) -> Narration:
+    """The narration of a script whose rules already loaded; `YamlError` with file:line:column if wrong."""
+    doc = load_marked(text, file)
+    problems = narration_problems(doc, rules)
+    if problems:
+        raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
+    return _narration(cast(dict, doc.data))
+
+
+def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
+    """What the schema cannot say: calls in the engine's waking order, answers that are night choices."""
+    data = cast(dict[str, Any], doc.data)
+    out = []
+    order = {role.id: i for i, role in enumerate(rules.night_roles())}
+    last, seen = -1, set()
+    for i, call in enumerate(data["night"]["calls"]):
+        at = ("night", "calls", i)
+        for rid in call["for"]:
+            if rid not in rules.roles:
+                out.append(doc.problem(at + ("for",), f"personnage inconnu « {rid} »"))
+        for key in call.get("answers", call["for"]):
+            if key not in order:
+                out.append(doc.problem(at, f"« {key} » ne choisit pas la nuit : rien à entrer pendant l'appel"))
+            elif key in seen:
+                out.append(doc.problem(at, f"« {key} » est déjà entré pendant un autre appel"))
+            elif order[key] < last:
+                out.append(doc.problem(at, f"« {key} » se réveille plus tôt (roles.{key}.wake) : appel mal placé"))
+            else:
+                last = order[key]
+                seen.add(key)
+    missing = [rid for rid in order if rid not in seen]
+    if missing:
+        out.append(doc.problem(("night", "calls"), "aucun appel pour " + ", ".join(missing)))
+    known = set(rules.roles) | set(DAY_KEYS)
+    for key, text in data["day"]["asks"].items():
+        if key not in known:
+            out.append(doc.problem(("day", "asks", key), f"« {key} » n'est pas une décision de la partie"))
+        out += _placeholders(doc, ("day", "asks", key), text, ASK_PLACEHOLDERS)
+    for i, line in enumerate(data["day"]["opening"]):
+        out += _placeholders(doc, ("day", "opening", i, "say"), line["say"], {"minutes"})
+    for i, key in enumerate(data["public"]):
+        if key not in rules.texts:
+            out.append(doc.problem(("public", i), f"« {key} » n'est pas une phrase de `texts`"))
+    return out
+
+
+def _placeholders(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
+    try:
+        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:
+        return [doc.problem(path, "accolade { ou } seule : écrire {{ ou }} pour une accolade")]
+    hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
+    return [doc.problem(path, f"{{{name}}} inconnu ; attendu : {hint}") for name in sorted(used - allowed)]
+
+
+def _lines(raw: list[dict]) -> tuple[Line, ...]:
+    return tuple(Line(r["id"], r["say"]) for r in raw)
+
+
+def _narration(data: dict) -> Narration:
+    night, day = data["night"], data["day"]
+    calls = tuple(
+        Call(
+            roles=tuple(c["for"]),
+            answers=tuple(c.get("answers", c["for"])),
+            first_night_only=c.get("nights", "every") == "first",
+            wake=_lines(c["wake"]),
+            wait=float(c["wait"]),
+            sleep=_lines(c["sleep"]),
+        )
+        for c in night["calls"]
+    )
+    return Narration(
+        first=_lines(night["first"]),
+        calls=calls,
+        morning=_lines(night["morning"]),
+        minutes=day["minutes"],
+        opening=_lines(day["opening"]),
+        reminders=tuple(Reminder(r["left"], Line(r["id"], r["say"])) for r in day["reminders"]),
+        vote=_lines(day["vote"]),
+        dusk=_lines(day["dusk"]),
+        asks=dict(day["asks"]),
+        public=frozenset(data["public"]),
+    )
+
+
+__all__ = ["Call", "Narration", "load_narration", "load_narration_script", "narration_problems"]

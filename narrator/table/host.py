@@ -1,0 +1,162 @@
+"""What every game at a table shares: listening, the debate's timer, the controls, the journal.
+
+`Host` holds the table's mouth and ear and what « répète », « pause », « stop », « annule »,
+« plus lentement »… do wherever they are said; the one-night `Session` (session.py) and the
+classic `ClassicSession` (classic.py) build their games on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from narrator.listen.commands import Command
+from narrator.script.announce import Line
+from narrator.script.prompts import Prompts
+from narrator.table.announcer import Plan
+from narrator.table.clock import Clock
+from narrator.table.conversation import Conversation
+from narrator.table.journal import Heartbeat, Journal
+from narrator.table.voice import Voice
+
+SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
+CONTROLS = ("repeat", "stop", "pause", "undo", "legend", "help", *SETTINGS)
+LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
+
+
+class Stopped(Exception):
+    """The table said « stop »."""
+
+
+class Undo(Exception):
+    """The table said « annule »: the game goes on from all its inputs but the last."""
+
+
+class Parser(Protocol):
+    def parse(self, text: str, phase: str = "any") -> list[Command]: ...
+
+
+@dataclass(kw_only=True)
+class Host:
+    prompts: Prompts
+    voice: Voice
+    ear: object  # narrator.listen.ear.Ear
+    clock: Clock
+    parser: Parser
+    phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
+    journal: Journal | None = None
+    listen_s: float = LISTEN_S
+    keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
+    tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
+    events: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.talk = Conversation(
+            voice=self.voice,
+            ear=self.ear,
+            clock=self.clock,
+            prompts=self.prompts,
+            parse=self.parser.parse,
+            phrases=self.phrases,
+            controls=CONTROLS,
+            control=self._control,
+            listen_s=self.listen_s,
+            keyboard=self.keyboard,
+        )
+
+    def legend_lines(self) -> list[Line]:
+        """What « rappelle les personnages » says."""
+        return []
+
+    def can_undo(self) -> bool:
+        """Whether « annule » has an input to take back."""
+        return False
+
+    # -- the debate -----------------------------------------------------------------------
+
+    def debate(self, plan: Plan, left: float | None = None) -> None:
+        """The debate's timer: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
+        left = plan.minutes * 60 if left is None else left
+        timer = {"end": self.clock.now() + left}
+        reminders = [r for r in plan.reminders if r[0] < left]  # latest first: (seconds left, items)
+        with Heartbeat(self.journal, "debate", lambda: {"left": round(timer["end"] - self.clock.now(), 2)}):
+            while True:
+                end = timer["end"]
+                now = self.clock.now()
+                while reminders and now >= end - reminders[0][0]:
+                    said_at, items = reminders.pop(0)
+                    if end - now > said_at - self.listen_s:  # not a stale one after « encore une minute »
+                        self.voice.play(items)
+                    now = self.clock.now()
+                if now >= end:
+                    self._record({"type": "debate_done"})
+                    return
+                next_event = min([end] + [end - r[0] for r in reminders])
+                for command in self.talk.hear("any", min(next_event - now, self.listen_s)) or []:
+                    if command.command == "start_vote":
+                        self._record({"type": "start_vote"})
+                        return
+                    if command.command == "more_time" and command.seconds:
+                        self._record({"type": "more_time", "seconds": command.seconds})
+                        timer["end"] += command.seconds
+                        remaining = timer["end"] - self.clock.now()
+                        duration = self.prompts.duration
+                        more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
+                        self.voice.tell(more)
+                        reminders = [r for r in plan.reminders if r[0] < remaining]
+                    elif command.command == "pause":
+                        timer["end"] += self._paused()
+                        remaining = timer["end"] - self.clock.now()
+                        self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
+                    else:
+                        self._control(command)
+
+    def _paused(self) -> float:
+        """Wait for « reprends »; how long the pause lasted."""
+        start = self.clock.now()
+        self._record({"type": "pause"})
+        self.voice.tell(self.prompts.line("paused"))
+        while True:
+            for command in self.talk.hear("any", self.listen_s) or []:
+                if command.command == "resume":
+                    self._record({"type": "resume"})
+                    return self.clock.now() - start
+                if command.command == "stop":
+                    self._control(command)
+
+    # -- listening ------------------------------------------------------------------------
+
+    def _control(self, command: Command) -> None:
+        if command.command == "repeat":
+            self.voice.repeat()
+        elif command.command == "stop":
+            self._record({"type": "stop"})
+            self.voice.tell(self.prompts.line("stopped"))
+            raise Stopped()
+        elif command.command == "pause":
+            self._paused()
+            self.voice.repeat()
+        elif command.command in SETTINGS:
+            if self.tune is not None and self.tune(command.command):
+                self._record({"type": "setting", "command": command.command})
+                self.voice.tell(self.prompts.line(command.command))
+            else:
+                self.voice.tell(self.prompts.line("setting_limit"))
+        elif command.command == "legend":
+            self.voice.tell(*self.legend_lines())
+        elif command.command == "help":
+            self.voice.tell(self.prompts.line("help"))
+        elif command.command == "undo":
+            if not self.can_undo():
+                self.voice.tell(self.prompts.line("nothing_to_undo"))
+                return
+            self._record({"type": "undo"})
+            self.voice.tell(self.prompts.line("undone"))
+            raise Undo()
+
+    def _record(self, event: dict) -> None:
+        """Journal an input before it is acted on."""
+        self.events.append(event)
+        if self.journal is not None:
+            self.journal.append(event)
