@@ -304,7 +304,7 @@ def test_unknown_keys_are_refused_everywhere() -> None:
     text = text.replace("    camp: village    # 002:", "    camp: village\n    symbol: x    # 002:")
     found = _problems(text)
     assert len(found) == 2
-    assert found[0].startswith(f"{FILE}:{_line(text, 'night: []')}:1: night: clé inconnue « night »")
+    assert found[0].startswith(f"{FILE}:{_line(text, 'nights: []')}:1: nights: clé inconnue « nights »")
     assert found[1].startswith(f"{FILE}:{_line(text, 'symbol: x')}:5: roles.villageois.symbol: clé inconnue")
 
 
