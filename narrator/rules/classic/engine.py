@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -13,6 +14,8 @@ from narrator.rules.classic.record import Phase, Record, RecordDecider
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
+
+Listener = Callable[[Reason], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +33,12 @@ def start(rules: Rules, record: Record) -> State:
     return State(record.players, record.roles, camps, alive, options=record.options)
 
 
-def play_phase(rules: Rules, state: State, kind: str, number: int, decider: Decider) -> tuple[State, PhaseReport]:
-    """One night (with its morning) or one day, its questions answered by `decider`."""
-    turn = Turn(rules, decider, kind, number)
+def play_phase(
+    rules: Rules, state: State, kind: str, number: int, decider: Decider, listener: Listener | None = None
+) -> tuple[State, PhaseReport]:
+    """One night (with its morning) or one day, its questions answered by `decider`; `listener` hears each
+    reason as it happens (a table speaks the morning's deaths before it asks the hunter whom he shoots)."""
+    turn = Turn(rules, decider, kind, number, listener=listener)
     state = play_night(turn, state) if kind == "night" else play_day(turn, state)
     return state, turn.report()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from narrator.rules.classic.asks import Decider
@@ -19,9 +20,13 @@ class Turn:
     dead: list[str] = field(default_factory=list)
     learned: dict[str, dict[str, object]] = field(default_factory=dict)
     why: list[Reason] = field(default_factory=list)
+    listener: Callable[[Reason], None] | None = None  # hears each reason as it happens (the table speaks it)
 
     def say(self, key: str, **params: object) -> None:
-        self.why.append(Reason(key, params))
+        reason = Reason(key, params)
+        self.why.append(reason)
+        if self.listener is not None:
+            self.listener(reason)
 
     def tell(self, player: str, what: str, value: object) -> None:
         self.learned.setdefault(player, {})[what] = value
