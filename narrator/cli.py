@@ -64,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     _table_arguments(play, spoken=True)
     _session_arguments(play)
     play.add_argument("--journal", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)")
+    play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument("journal", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)")
     resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
@@ -101,13 +102,15 @@ def _session_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> None:
-    parser.add_argument("game", metavar="JEU", help="onuw ou poudlard")
+    parser.add_argument("game", metavar="JEU", help="onuw, poudlard ou thiercelieux (play)")
     players_help = "les noms, dans l'ordre autour de la table : Alice,Bob,…"
     if spoken:
         players_help += " (sans --players : la mise en place se fait à la voix)"
     parser.add_argument("--players", required=not spoken, help=players_help)
     cards = parser.add_mutually_exclusive_group(required=not spoken)
-    cards.add_argument("--roles", help="les cartes en jeu (joueurs + 3) : mangemort,harry,…")
+    cards.add_argument(
+        "--roles", help="les cartes en jeu (joueurs + 3) : mangemort,harry,… ; thiercelieux : celle de chaque joueur"
+    )
     cards.add_argument("--scenario", help="un jeu de cartes tout prêt du script (ex. premiere_annee)")
     parser.add_argument("--minutes", type=int, help="durée du débat en minutes (défaut : celle du script)")
     parser.add_argument("--first-game", action="store_true", help="première partie : débat plus long (001 : 10 min)")
@@ -217,11 +220,26 @@ def _render(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from narrator.table import live
 
+    if args.game == "thiercelieux":
+        return _play_classic(args)
     if args.players is None:
         return live.setup_and_play(_options(args), args.game, args.journal)
     if args.roles is None and args.scenario is None:
         raise BadInput("--roles ou --scenario : les cartes en jeu (joueurs + 3)")
     return live.start(_table(args), _options(args), args.journal)
+
+
+def _play_classic(args: argparse.Namespace) -> int:
+    """Issue 5: the operator types the night, the table speaks the day."""
+    from narrator.table.classic_live import start_classic
+
+    if args.players is None or args.roles is None:
+        raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
+    if args.scenario is not None:
+        raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
+    players = [p.strip() for p in args.players.split(",")]
+    roles = [r.strip() for r in args.roles.split(",")]
+    return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal)
 
 
 def _spoken(args: argparse.Namespace) -> int:

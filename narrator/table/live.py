@@ -93,6 +93,10 @@ def resume(journal_path: str | None, options: Options) -> int:
         print(f"Attention : {warning}", file=sys.stderr)
     if finished(events):
         raise SetupError(f"{path} : cette partie est déjà terminée")
+    if header.get("game") == "thiercelieux":
+        from narrator.table.classic_live import resume_classic
+
+        return resume_classic(path, header, events, options)
     try:
         script = load_shipped(header["game"])
         players, roles, legend = list(header["players"]), list(header["roles"]), bool(header["legend"])
@@ -188,7 +192,7 @@ def run(
     from narrator.listen.simple_ears import KeyboardEar
     from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
-    from narrator.table.session import Session, Stopped
+    from narrator.table.session import Session
 
     narration = table.narration
     voice = renderer(options.voice)
@@ -215,8 +219,15 @@ def run(
         keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         tune=tuner(options.voice, spoken),
     )
+    return guarded(lambda: session.run(narration, events), journal, io)
+
+
+def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
+    """Play `game` to its end or to « stop »; a problem on the way is one French sentence, the journal kept."""
+    from narrator.table.host import Stopped
+
     try:
-        session.run(narration, events)
+        game()
     except Stopped:
         return 0
     except EOFError:

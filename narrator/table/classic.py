@@ -1,0 +1,371 @@
+"""A classic Thiercelieux game at a table: the operator types the night, the table speaks the day.
+
+The engine (narrator/rules/classic) plays each phase and asks its questions as they arise; this
+session answers them. During the night, the call of the role that chooses is spoken, then the
+operator types the choice on a screen nobody else sees (operator.py); the calls of dead roles are
+still made, with the same wait, so the table cannot hear who died. Once the night's choices are
+in, the morning is spoken with the engine's public sentences (the victims and their roles), and
+the day's decisions are asked aloud — the hunter's shot, the captain's election, heir and
+tie-break, every ballot — each read back and confirmed. The engine's other sentences (the
+voyante's look, the witch's potions…) go to the operator's screen only.
+
+Every answer is journaled, in the shape of a game record, before the engine acts on it; a resumed
+or undone game replays the journaled answers silently through the same engine, then goes on.
+The answers make a `ruleset: thiercelieux` record that `narrator resolve` plays to the same end.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from narrator.listen.commands import Command
+from narrator.rules.classic import Options, Rules, State, play_phase, start
+from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.model import Reason
+from narrator.rules.classic.record import Phase, Record, RecordDecider
+from narrator.rules.classic.victory import winners
+from narrator.rules.errors import RecordError
+from narrator.script.announce import Line, Wait
+from narrator.script.classic import join_names, say
+from narrator.script.classic_narration import Call, Narration
+from narrator.table.announcer import Plan, to_items
+from narrator.table.host import Host, Undo
+from narrator.table.journal import JournalError
+from narrator.table.operator import Operator
+
+_NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended: the table, the winners, and the game as a record `narrator resolve` plays."""
+
+    state: State
+    winners: list[str]
+    record: dict[str, Any]
+
+
+@dataclass(kw_only=True)
+class ClassicSession(Host):
+    rules: Rules
+    narration: Narration
+    players: tuple[str, ...]
+    deal: tuple[str, ...]  # each seat's card
+    options: Options
+    operator: Operator
+    minutes: int | None = None  # the debate's length; None: the script's
+
+    # -- the whole game -------------------------------------------------------------------
+
+    def run(self, events: list[dict] | None = None) -> Ending:
+        """From the start, or from a journal's events; « annule » replays all answers but the last one said
+        aloud. Raises `Stopped` if the table stops the game."""
+        self.events = list(events or [])
+        while True:
+            try:
+                return self._play()
+            except Undo:
+                continue
+
+    def _play(self) -> Ending:
+        answers, pending = _inputs(self.events)
+        self._replay = deque(answers)
+        self._pending = pending
+        self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
+        record = Record(None, self.players, self.deal, self.options, ())
+        state = start(self.rules, record)
+        number = 1
+        while True:
+            for kind in ("night", "day"):
+                state = self._phase(state, kind, number)
+                if state.winner is not None:
+                    return self._end(state)
+            number += 1
+
+    def _phase(self, state: State, kind: str, number: int) -> State:
+        self.kind, self.number = kind, number
+        self.label = f"{'nuit' if kind == 'night' else 'jour'} {number}"
+        if kind == "night":
+            self._calls = [c for c in self.narration.calls if c.made(set(self.deal), number)]
+            self._next, self._open, self._opened_at, self._morning_said = 0, None, 0.0, False
+            self._speak(self.narration.first if number == 1 else self.narration.dusk)
+        state, _ = play_phase(self.rules, state, kind, number, _Decider(self), self._heard)
+        if kind == "night" and not self._morning_said:
+            self._morning()
+        return state
+
+    def _end(self, state: State) -> Ending:
+        won = winners(state)
+        self._heard(Reason("winners", {"names": won}))
+        self._record({"type": "outcome", "camp": state.winner.value if state.winner else None, "winners": won})
+        return Ending(state, won, self.record())
+
+    def record(self) -> dict[str, Any]:
+        """The game so far as a `ruleset: thiercelieux` record (formats/game-record.md)."""
+        phases: list[dict[str, dict[str, object]]] = []
+        for answer in _inputs(self.events)[0]:
+            kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
+            index = (int(answer["phase"].split()[1]) - 1) * 2 + number
+            while len(phases) <= index:
+                phases.append({"night" if len(phases) % 2 == 0 else "day": {}})
+            phases[index][kind][answer["key"]] = answer["value"]
+        return {
+            "ruleset": "thiercelieux",
+            "players": list(self.players),
+            "deal": dict(zip(self.players, self.deal)),
+            "options": asdict(self.options),
+            "phases": phases,
+        }
+
+    # -- one decision -----------------------------------------------------------------------
+
+    def decide(self, ask: Ask, method: str) -> object:
+        """The answer to one of the engine's questions: journaled, replayed, or asked now."""
+        if self._replay:
+            event = self._replay.popleft()
+            if (event["phase"], event["key"]) != (self.label, ask.key):
+                raise JournalError(
+                    f"le journal ne suit plus la partie : {self.label}, « {ask.key} » attendu ; "
+                    f"trouvé : {event['phase']}, « {event['key']} »"
+                )
+            try:
+                return self._check(ask, method, event["value"])
+            except RecordError as exc:
+                raise JournalError(f"réponse du journal refusée : {exc.describe()}") from None
+        while True:
+            value, by = self._ask(ask)
+            try:
+                checked = self._check(ask, method, value)
+            except RecordError as exc:
+                self.operator.show(f"Refusé : attendu : {exc.expected}.")
+                continue
+            self._record({"type": "answer", "phase": self.label, "key": ask.key, "value": value, "by": by})
+            return checked
+
+    def _check(self, ask: Ask, method: str, value: object) -> object:
+        """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
+        phase = Phase(self.kind, self.number, {ask.key: value}, (self.label,))
+        return getattr(RecordDecider(phase), method)(ask)
+
+    def _ask(self, ask: Ask) -> tuple[object, str]:
+        if self.kind == "night" and not self._morning_said:
+            call = next((i for i, c in enumerate(self._calls) if ask.key in c.answers), None)
+            if call is not None:
+                self._enter_call(call)
+                return self._typed(ask), "operator"
+            self._morning()
+        if ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
+            if ask.kind is Kind.BALLOTS:
+                return self._ballots(ask), "voice"
+            return self._choice(ask), "voice"
+        return self._typed(ask), "operator"
+
+    def _typed(self, ask: Ask) -> object:
+        if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
+            self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
+            return ask.choices[0]
+        return self.operator.answer(ask, self.label)
+
+    # -- the night's calls ------------------------------------------------------------------
+
+    def _enter_call(self, index: int) -> None:
+        if self._open == index:
+            return
+        self._close_call()
+        while self._next < index:
+            self._empty_call(self._calls[self._next])
+            self._next += 1
+        self._speak(self._calls[index].wake)
+        self._open, self._opened_at, self._next = index, self.clock.now(), index + 1
+
+    def _close_call(self) -> None:
+        if self._open is None:
+            return
+        call = self._calls[self._open]
+        if not self._replay:
+            self.clock.sleep_until(self._opened_at + call.wait)  # the call lasts as long as a dead role's
+        self._speak(call.sleep)
+        self._open = None
+
+    def _empty_call(self, call: Call) -> None:
+        """A call nobody answers (its role is dead, or has nothing to choose): the same words and wait."""
+        self._speak((*call.wake, Wait(call.wait), *call.sleep))
+
+    def _morning(self) -> None:
+        self._close_call()
+        while self._next < len(self._calls):
+            self._empty_call(self._calls[self._next])
+            self._next += 1
+        self._speak(self.narration.morning)
+        self._morning_said = True
+
+    # -- what is said -----------------------------------------------------------------------
+
+    def _speak(self, steps: tuple[Line | Wait, ...] | list[Line | Wait]) -> None:
+        if not self._replay:
+            self.voice.play(to_items(steps))
+
+    def _heard(self, reason: Reason) -> None:
+        """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
+        if self._replay:
+            return
+        text = say(self.rules, reason)
+        if reason.key in self.narration.public:
+            if self.kind == "night" and not self._morning_said:
+                self._morning()
+            self.voice.tell(Line(reason.key + "*", text))
+        else:
+            self.operator.show(text)
+
+    # -- the day's spoken decisions ---------------------------------------------------------
+
+    def _choice(self, ask: Ask) -> str | None:
+        """One player named aloud (the captain, the hunter's shot, the heir, the tie-break), confirmed."""
+        question = self.narration.asks[ask.key].format(
+            who=ask.who or "", choices=join_names(self.rules, list(ask.choices)), example=""
+        )
+        while True:
+            self.voice.ask(Line(ask.key + "*", question))
+            answer = self.talk.ask("choose", self._accept_choice(ask))
+            name = None if answer is _NOBODY else str(answer)
+            said = name or self.prompts.text("nobody")
+            if self.talk.confirm(self.prompts.line("read_back", summary=said)):
+                return name
+
+    def _accept_choice(self, ask: Ask) -> Callable[[list[Command]], object]:
+        def accept(commands: list[Command]) -> object:
+            for c in commands:
+                if c.command != "choose":
+                    continue
+                if c.target is None:
+                    if not ask.forced:
+                        return _NOBODY
+                    self.voice.tell(self.prompts.line("choice_needed"))
+                elif c.target in ask.choices:
+                    return c.target
+                else:
+                    self.voice.tell(self._refusal(ask, c.target))
+            return None
+
+        return accept
+
+    def _refusal(self, ask: Ask, target: str) -> Line:
+        note = _spoken_note(ask, target)
+        if note:
+            return self.prompts.line("choice_refused_because", target=target, why=note)
+        return self.prompts.line("choice_refused", target=target)
+
+    def _ballots(self, ask: Ask) -> dict[str, str | None]:
+        """Every ballot said aloud (« Ana vote contre Ben »), refused when the rules forbid it, read back."""
+        if ask.key == "votes" and self.number not in self._debated:
+            self._debate()
+        legal = dict(ask.ballots)
+        voters = list(legal)
+        example = ""
+        if voters:
+            target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
+            example = self.prompts.text("vote_one", voter=voters[0], target=target)
+        targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
+        question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
+        ballots: dict[str, str | None] = dict(self._pending)
+        self._pending = {}
+        while True:
+            self.voice.ask(Line(ask.key + "*", question))
+            while len(ballots) < len(voters):
+                commands = self.talk.ask_once("vote")
+                if commands is None:
+                    self.voice.repeat()
+                    continue
+                for c in commands:
+                    if c.command != "vote" or c.voter is None:
+                        continue
+                    problem = self._ballot_problem(ask, legal, c.voter, c.target)
+                    if problem is not None:
+                        self.voice.tell(problem)
+                        continue
+                    self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                    ballots[c.voter] = c.target
+                if 0 < len(ballots) < len(voters):
+                    self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
+            ordered = {v: ballots[v] for v in voters}
+            summary = self.prompts.join(
+                [
+                    self.prompts.text("vote_one", voter=v, target=t)
+                    if t is not None
+                    else self.prompts.text("vote_nobody", voter=v)
+                    for v, t in ordered.items()
+                ]
+            )
+            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
+                return ordered
+            self.voice.tell(self.prompts.line("votes_again"))
+            self._record({"type": "votes_again"})
+            ballots = {}
+
+    def _ballot_problem(
+        self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
+    ) -> Line | None:
+        if voter not in legal:
+            return self.prompts.line("not_a_voter", voter=voter)
+        if target is not None and target not in legal[voter]:
+            note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
+            return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
+        return None
+
+    def _debate(self) -> None:
+        minutes = self.minutes or self.narration.minutes
+        self.voice.tell(*self.narration.debate_opening(minutes))
+        reminders = sorted(
+            ((r.left, to_items([r.line])) for r in self.narration.reminders if r.left < minutes * 60),
+            key=lambda r: -r[0],
+        )
+        self.debate(Plan([], [], minutes, reminders, []))
+        self._record({"type": "debate_over", "day": self.number})
+        self.voice.tell(*self.narration.vote)
+
+    # -- « annule » ---------------------------------------------------------------------------
+
+    def can_undo(self) -> bool:
+        """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
+        answers, pending = _inputs(self.events)
+        return bool(pending) or (bool(answers) and answers[-1].get("by") == "voice")
+
+
+class _Decider:
+    """The engine's `Decider`: each question goes to the session, whatever its kind."""
+
+    def __init__(self, session: ClassicSession) -> None:
+        self.session = session
+
+    def __getattr__(self, method: str) -> Callable[[Ask], Any]:
+        return lambda ask: self.session.decide(ask, method)
+
+
+def _spoken_note(ask: Ask, player: str) -> str | None:
+    """Why the rules refuse `player` here, as said aloud: the note without its rulebook reference."""
+    note = ask.note(player)
+    return note.split(" (")[0] if note else None
+
+
+def _inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
+    """The journaled answers, and the ballots said since the last one (a vote not yet confirmed), less
+    what « annule » took back: each undo takes the latest ballot left, else the latest answer."""
+    answers: list[dict] = []
+    ballots: list[dict] = []
+    for event in events:
+        kind = event["type"]
+        if kind == "answer":
+            answers.append(event)
+            ballots = []
+        elif kind == "vote_input":
+            ballots.append(event)
+        elif kind == "votes_again":
+            ballots = []
+        elif kind == "undo" and ballots:
+            ballots.pop()
+        elif kind == "undo" and answers:
+            answers.pop()
+    return answers, {b["voter"]: b["target"] for b in ballots}

@@ -1,0 +1,135 @@
+"""A classic Thiercelieux game at a real table: the deal checked, the journal, the operator, the session."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from narrator.rules.classic import Record, parse_record
+from narrator.rules.errors import RecordError
+from narrator.script.classic import GAME, load_classic
+from narrator.script.classic_narration import load_narration
+from narrator.table.journal import Journal, JournalError
+from narrator.table.live import Io, Options, guarded, open_io, renderer, script_version, tuner
+from narrator.table.setup import SetupError
+
+
+def check_deal(players: list[str], roles: list[str], options: dict[str, bool] | None = None) -> Record:
+    """The table as a record checks it (names, one card a seat, the box's limits); `SetupError` if wrong."""
+    raw = {"players": players, "deal": dict(zip(players, roles)), "phases": []}
+    if options:
+        raw["options"] = options
+    if len(roles) != len(players):
+        raise SetupError(
+            f"--roles : attendu : un personnage par joueur, dans l'ordre des joueurs ({len(players)}) ; "
+            f"trouvé : {len(roles)}"
+        )
+    try:
+        return parse_record(load_classic(), raw)
+    except RecordError as exc:
+        option = "--players" if exc.path[:1] == ("players",) else "--roles"
+        raise SetupError(f"{option} : {exc.describe()}") from None
+
+
+def start_classic(
+    players: list[str],
+    roles: list[str],
+    options: Options,
+    minutes: int | None = None,
+    captain: bool = False,
+    journal_path: str | None = None,
+) -> int:
+    """A new classic game: the deal checked, its journal first, then the session."""
+    record = check_deal(players, roles, {"captain": True} if captain else None)
+    if minutes is not None and not 1 <= minutes <= 60:
+        raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
+    header = {
+        "game": GAME,
+        "script": script_version(GAME),
+        "players": list(record.players),
+        "roles": list(record.roles),
+        "options": asdict(record.options),
+        "minutes": minutes,
+        "voice": options.voice,
+        "seed": None,
+    }
+    try:
+        journal = Journal.create(header, Path(journal_path) if journal_path else None)
+    except JournalError as exc:
+        raise SetupError(str(exc)) from None
+    print(f"Journal de la partie : {journal.path}", file=sys.stderr)
+    return run_classic(record, minutes, options, journal)
+
+
+def resume_classic(path: Path, header: dict, events: list[dict], options: Options) -> int:
+    """A classic game the journal says did not end: its answers replayed, then on from there."""
+    try:
+        minutes = header["minutes"]
+        record = check_deal(list(header["players"]), list(header["roles"]), dict(header["options"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SetupError(f"{path} : en-tête de journal incomplet ou faux ({exc})") from None
+    if header.get("script") != script_version(GAME):
+        print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
+    options.voice = header.get("voice", options.voice)
+    print(f"Reprise de la partie : {path}", file=sys.stderr)
+    return run_classic(record, minutes, options, Journal(path), events)
+
+
+def run_classic(
+    record: Record,
+    minutes: int | None,
+    options: Options,
+    journal: Journal,
+    events: list[dict] | None = None,
+    io: Io | None = None,
+) -> int:
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.listen.simple_ears import KeyboardEar
+    from narrator.listen.vosk_ear import VoskEar
+    from narrator.script.prompts import load_prompts
+    from narrator.table.classic import ClassicSession
+    from narrator.table.operator import KeyboardOperator
+    from narrator.table.voice import Voice, load_earcons
+
+    io = io or open_io(options, list(record.players))
+    parser = Parser(GAME, record.players)
+    spoken = Voice(renderer(options.voice).render, io.speaker, load_earcons())  # type: ignore[arg-type]
+    ear = io.ear
+    # one keyboard for the table's typed answers and the operator's: the lines are read in turn
+    read_line = (lambda: _typed(ear)) if isinstance(ear, KeyboardEar) else None
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=spoken,
+        ear=ear,
+        clock=io.clock,  # type: ignore[arg-type]
+        parser=parser,
+        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        journal=journal,
+        keyboard=KeyboardEar() if isinstance(ear, VoskEar) else None,
+        tune=tuner(options.voice, spoken),
+        rules=load_classic(),
+        narration=load_narration(),
+        players=record.players,
+        deal=record.roles,
+        options=record.options,
+        operator=KeyboardOperator(read_line),
+        minutes=minutes,
+    )
+
+    def play() -> None:
+        ending = session.run(events)
+        out = journal.path.with_suffix(".record.yaml")
+        out.write_text(yaml.safe_dump(ending.record, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
+
+    return guarded(play, journal, io)
+
+
+def _typed(ear: object) -> str:
+    heard = ear.listen((), 24 * 3600)  # type: ignore[attr-defined]
+    return heard.text if heard is not None else ""

@@ -1,0 +1,160 @@
+"""The operator's screen: what only the narrator may know, and the night's choices typed in.
+
+003: "Le narrateur ne joue pas : il mène la partie. Il est le seul à connaître tous les rôles, et
+le seul à manipuler le téléphone." The operator reads plain lines (a screen reader reads them
+too: no colours, no cursor tricks, every choice numbered) and types the answer: a name or its
+number, "o" or "n", Entrée alone for "nothing". Nothing here is ever spoken aloud.
+
+An answer is returned in the shape a game record gives it (formats/game-record.md), so the
+table checks it with the record's own rules and journals it as it is.
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol, TextIO
+
+import yaml
+
+from narrator.rules.classic.asks import Ask, Kind
+
+YES = ("o", "oui", "y", "yes")
+NO = ("n", "non", "no")
+
+
+class Operator(Protocol):
+    def answer(self, ask: Ask, phase: str) -> object:
+        """The answer to `ask`, as a record writes it (None: the power is not used)."""
+        ...
+
+    def show(self, text: str) -> None:
+        """A line for the operator's eyes only."""
+        ...
+
+
+class KeyboardOperator:
+    """Asks on a text screen and reads typed lines; `read_line` raises EOFError when input ends."""
+
+    def __init__(self, read_line: Callable[[], str] | None = None, out: TextIO | None = None) -> None:
+        self.read_line = read_line or _stdin_line
+        self.out = out if out is not None else sys.stdout
+
+    def show(self, text: str) -> None:
+        print(f"[opérateur] {text}", file=self.out, flush=True)
+
+    def answer(self, ask: Ask, phase: str) -> object:
+        self.show(f"{phase} : {ask.context}.")
+        if ask.kind is Kind.PLAYER:
+            return self._player(ask, ask.expected, ask.choices)
+        if ask.kind is Kind.PAIR:
+            self._list(ask.choices)
+            first = self._player(ask, "premier des deux", ask.choices, listed=True)
+            if first is None:
+                return None
+            return [first, self._player(ask, "second des deux", ask.choices, listed=True)]
+        if ask.kind is Kind.POTIONS:
+            heal = False
+            if ask.heal is not None:
+                heal = self._yes(f"Potion de vie pour {ask.heal}, la victime des loups-garous ?")
+            else:
+                self.show(f"Pas de potion de vie : {ask.no_heal}.")
+            poison = None
+            if ask.choices:
+                poison = self._player(ask, "Potion de mort pour qui ? (Entrée : personne)", ask.choices, optional=True)
+            else:
+                self.show(f"Pas de potion de mort : {ask.no_poison}.")
+            return {"heal": heal, "poison": poison}
+        if ask.kind is Kind.SPY:
+            spied = self._yes("A-t-elle espionné ?")
+            return {"spied": spied, "caught": spied and self._yes("Les loups-garous l'ont-ils surprise ?")}
+        if ask.kind is Kind.BALLOTS:
+            out: dict[str, str | None] = {}
+            for voter, targets in ask.ballots:
+                out[voter] = self._player(ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True)
+            return out
+        # a kind this screen has no form for: the record's own notation, as `expected` describes it
+        self.show(f"Réponse attendue : {ask.expected}.")
+        text = self._line("Réponse (comme dans un enregistrement) > ")
+        try:
+            return yaml.safe_load(text) if text else None
+        except yaml.YAMLError:
+            return text
+
+    # -- forms ------------------------------------------------------------------------------
+
+    def _player(
+        self, ask: Ask, question: str, choices: Iterable[str], listed: bool = False, optional: bool | None = None
+    ) -> str | None:
+        choices = tuple(choices)
+        if not listed:
+            self._list(choices)
+        optional = not ask.forced if optional is None else optional
+        hint = " (numéro ou nom" + (", Entrée : personne)" if optional else ")")
+        while True:
+            text = self._line(f"{question}{hint} > ")
+            if not text:
+                if optional:
+                    return None
+                self.show("Une réponse est obligatoire.")
+                continue
+            return pick(text, choices)
+
+    def _list(self, choices: tuple[str, ...]) -> None:
+        self.show("Choix : " + ", ".join(f"{i} {name}" for i, name in enumerate(choices, 1)) + ".")
+
+    def _yes(self, question: str) -> bool:
+        while True:
+            text = self._line(f"{question} (o/n) > ").lower()
+            if text in YES:
+                return True
+            if text in NO:
+                return False
+            self.show("Répondez o ou n.")
+
+    def _line(self, prompt: str) -> str:
+        print(f"[opérateur] {prompt}", end="", file=self.out, flush=True)
+        return self.read_line().strip()
+
+
+def pick(text: str, choices: tuple[str, ...]) -> str:
+    """A typed number or name as the player it means; else the text as typed (the check refuses it)."""
+    if text.isdigit() and 1 <= int(text) <= len(choices):
+        return choices[int(text) - 1]
+    folded = _fold(text)
+    same = [c for c in choices if _fold(c) == folded]
+    return same[0] if same else text
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold().strip()
+
+
+def _stdin_line() -> str:
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError("fin des entrées de l'opérateur")
+    return line
+
+
+class ScriptedOperator:
+    """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`."""
+
+    def __init__(self, answers: Iterable[tuple[str, object]]) -> None:
+        self._answers: Iterator[tuple[str, object]] = iter(answers)
+        self.shown: list[str] = []
+        self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
+
+    def show(self, text: str) -> None:
+        self.shown.append(text)
+
+    def answer(self, ask: Ask, phase: str) -> object:
+        self.asked.append((phase, ask.key))
+        try:
+            key, value = next(self._answers)
+        except StopIteration:
+            raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
+        if key != ask.key:
+            raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
+        return value
