@@ -4,6 +4,11 @@ speak the day, on a fake clock; each game ends as `narrator resolve` says its re
 from __future__ import annotations
 
 import copy
+import io
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,7 @@ from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.resolve import resolve_record
 from narrator.rules.classic import Options
+from narrator.rules.classic.asks import Ask, Kind
 from narrator.script.classic import load_classic
 from narrator.script.classic_narration import load_narration
 from narrator.script.prompts import load_prompts
@@ -263,3 +269,148 @@ def test_without_captain_a_tie_is_voted_again() -> None:
     assert ending.winners == expected["winners"] == ["Ana", "Ben"]
     assert expected["camp"] == "loups"
     assert "Sans capitaine, le village vote à nouveau entre Ana et Cleo." in said(speaker)
+
+
+# --- the command line: narrator play thiercelieux, with real speech synthesis -------------------
+
+CLI_PLAYERS = "Ana,Ben,Cleo,Dan,Eva"
+CLI_ROLES = "loup,voyante,sorciere,chasseur,villageois"
+CLI_OPERATOR = "1\nEva\nn\n\n"  # the voyante looks at Ana (choice 1), the pack devours Eva, no potion
+CLI_VOICES = ["on vote", "ben vote contre ana", "cleo vote contre ana", "dan vote contre ana", "ana vote contre ben"]
+
+
+def play(tmp_path: Path, voices: list[str], operator: str, *args: str) -> subprocess.CompletedProcess:
+    ear = tmp_path / "voix.txt"
+    ear.write_text("\n".join(voices) + "\n", encoding="utf-8")
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "narrator",
+            *args,
+            "--ear",
+            f"script:{ear}",
+            "--no-wait",
+            "--wav",
+            str(tmp_path / "n.wav"),
+        ],
+        input=operator,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NARRATOR_STATE_DIR": str(tmp_path)},
+    )
+
+
+def test_narrator_play_thiercelieux_from_the_command_line(tmp_path: Path) -> None:
+    journal = tmp_path / "partie.jsonl"
+    table = ("play", "thiercelieux", "--players", CLI_PLAYERS, "--roles", CLI_ROLES, "--journal", str(journal))
+    run = play(tmp_path, CLI_VOICES + ["oui"], CLI_OPERATOR, *table)
+    assert run.returncode == 0, run.stderr
+    spoken = [line for line in run.stdout.splitlines() if not line.startswith("[opérateur]")]
+    screen = [line for line in run.stdout.splitlines() if line.startswith("[opérateur]")]
+    assert any("La voyante regarde la carte de son choix : Ana est loup-garou." in line for line in screen)
+    assert not any("Ana est loup-garou" in line for line in spoken)
+    assert spoken[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+    # the game is written as a record, and narrator resolve plays it to the same end
+    record = journal.with_suffix(".record.yaml")
+    assert str(record) in run.stderr
+    resolved = subprocess.run(
+        [sys.executable, "-m", "narrator", "resolve", str(record)], capture_output=True, text=True, timeout=60
+    )
+    assert resolved.returncode == 0, resolved.stderr
+    assert json.loads(resolved.stdout)["winners"] == ["Ben", "Cleo", "Dan", "Eva"]
+    assert (tmp_path / "n.wav").stat().st_size > 44
+
+
+def test_a_classic_game_stopped_midway_is_resumed(tmp_path: Path) -> None:
+    journal = tmp_path / "partie.jsonl"
+    table = ("play", "thiercelieux", "--players", CLI_PLAYERS, "--roles", CLI_ROLES, "--journal", str(journal))
+    run = play(tmp_path, CLI_VOICES[:3], CLI_OPERATOR, *table)
+    assert run.returncode == 2
+    assert f"« narrator resume {journal} » la reprendra" in run.stderr
+    # the night is not asked again: the operator has nothing more to type
+    run = play(tmp_path, CLI_VOICES[3:] + ["oui"], "", "resume", str(journal))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("--roles", "loup,voyante"),
+            "--roles : attendu : un personnage par joueur, dans l'ordre des joueurs (5) ; trouvé : 2",
+        ),
+        (
+            ("--roles", "loup,voyante,sorciere,chasseur,zombie"),
+            "--roles : deal.Eva : attendu : un personnage pris en charge",
+        ),
+        (("--roles", "villageois,voyante,sorciere,chasseur,villageois"), "au moins un loup-garou"),
+        ((), "thiercelieux : --players et --roles"),
+    ],
+)
+def test_a_wrong_classic_table_is_one_french_sentence(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    run = play(tmp_path, [], "", "play", "thiercelieux", "--players", CLI_PLAYERS, *args)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+# --- the operator's screen -----------------------------------------------------------------------
+
+
+def keyboard(*lines: str):
+    from narrator.table.operator import KeyboardOperator
+
+    typed = iter(lines)
+    screen = io.StringIO()
+
+    def read_line() -> str:
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    return KeyboardOperator(read_line, screen), screen
+
+
+def test_the_operator_types_a_number_or_a_name_and_entree_for_nothing() -> None:
+    ask = Ask(
+        "voyante", Kind.PLAYER, "la voyante Cleo se réveille", "un joueur", forced=False, choices=("Ana", "Chloé")
+    )
+    operator, screen = keyboard("2", "chloe", "", "Zorro")
+    assert operator.answer(ask, "nuit 1") == "Chloé"
+    assert operator.answer(ask, "nuit 1") == "Chloé"  # accents and case do not matter
+    assert operator.answer(ask, "nuit 1") is None  # Entrée: the power is not used
+    assert operator.answer(ask, "nuit 1") == "Zorro"  # the record's check refuses it, and the table asks again
+    assert "[opérateur] Choix : 1 Ana, 2 Chloé." in screen.getvalue()
+
+
+def test_a_forced_choice_is_asked_until_given() -> None:
+    ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
+    operator, screen = keyboard("", "ben")
+    assert operator.answer(ask, "nuit 1") == "Ben"
+    assert "Une réponse est obligatoire." in screen.getvalue()
+
+
+def test_the_witch_the_little_girl_and_cupidon_have_their_forms() -> None:
+    potions = Ask("sorciere", Kind.POTIONS, "la sorcière", "…", forced=False, choices=("Ana", "Ben"), heal="Eva")
+    operator, screen = keyboard("peut-être", "o", "2")
+    assert operator.answer(potions, "nuit 1") == {"heal": True, "poison": "Ben"}
+    assert "Répondez o ou n." in screen.getvalue()
+    spy = Ask("petite_fille", Kind.SPY, "la petite fille", "…", forced=False)
+    operator, _ = keyboard("o", "n")
+    assert operator.answer(spy, "nuit 1") == {"spied": True, "caught": False}
+    operator, _ = keyboard("n")
+    assert operator.answer(spy, "nuit 1") == {"spied": False, "caught": False}
+    pair = Ask("cupidon", Kind.PAIR, "Cupidon", "…", choices=("Ana", "Ben", "Cleo"))
+    operator, _ = keyboard("1", "Cleo")
+    assert operator.answer(pair, "nuit 1") == ["Ana", "Cleo"]
+
+
+def test_input_ending_on_the_operators_screen_is_end_of_file() -> None:
+    ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
+    operator, _ = keyboard()
+    with pytest.raises(EOFError):
+        operator.answer(ask, "nuit 1")
