@@ -166,6 +166,7 @@ def _resolve(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from narrator.script.classic import load_classic_script
+    from narrator.script.classic_narration import load_narration_script
     from narrator.script.game import load_script
 
     text, file = _read(args.file)
@@ -174,7 +175,8 @@ def _check(args: argparse.Namespace) -> int:
         classic = isinstance(doc.data, dict) and doc.data.get("game") == "thiercelieux"
         if classic:
             rules = load_classic_script(text, file)
-            what = f"thiercelieux, {len(rules.roles)} personnages"
+            calls = len(load_narration_script(text, file, rules).calls)
+            what = f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
         else:
             script = load_script(text, file)
             what = f"{script.rules.game}, {len(script.rules.roles)} personnages"

@@ -414,3 +414,14 @@ def test_input_ending_on_the_operators_screen_is_end_of_file() -> None:
     operator, _ = keyboard()
     with pytest.raises(EOFError):
         operator.answer(ask, "nuit 1")
+
+
+def test_rappelle_les_personnages_lists_the_cards_in_play() -> None:
+    voices = list(VOICES)
+    voices.insert(voices.index("dan est élu capitaine"), "rappelle les personnages")
+    session, speaker, _ = classic_table(NIGHTS, voices)
+    assert session.run().record == RECORD
+    assert (
+        "Les personnages en jeu : Cupidon, voyante, petite fille, loup-garou, loup-garou, sorcière et chasseur."
+        in said(speaker)
+    )

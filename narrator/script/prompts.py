@@ -44,6 +44,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "not_a_voter": {"voter"},
     "ballot_refused": {"voter", "target", "why"},
     "not_a_target": set(),
+    "characters_in_play": {"characters"},
     "not_understood": {"text"},
     "not_heard": set(),
     "keyboard": set(),

@@ -326,7 +326,11 @@ class ClassicSession(Host):
         self._record({"type": "debate_over", "day": self.number})
         self.voice.tell(*self.narration.vote)
 
-    # -- « annule » ---------------------------------------------------------------------------
+    # -- « rappelle les personnages », « annule » ---------------------------------------------
+
+    def legend_lines(self) -> list[Line]:
+        names = [self.rules.roles[r].name for r in sorted(self.deal, key=list(self.rules.roles).index)]
+        return [self.prompts.line("characters_in_play", characters=self.prompts.join(names))]
 
     def can_undo(self) -> bool:
         """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
