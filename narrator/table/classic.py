@@ -87,6 +87,7 @@ class ClassicSession(Host):
 
     def _phase(self, state: State, kind: str, number: int) -> State:
         self.kind, self.number = kind, number
+        self._reached = (number - 1) * 2 + (1 if kind == "night" else 2)  # phases begun, for `record`
         self.label = f"{'nuit' if kind == 'night' else 'jour'} {number}"
         if kind == "night":
             self._calls = [c for c in self.narration.calls if c.made(set(self.deal), number)]
@@ -105,13 +106,12 @@ class ClassicSession(Host):
 
     def record(self) -> dict[str, Any]:
         """The game so far as a `ruleset: thiercelieux` record (formats/game-record.md)."""
-        phases: list[dict[str, dict[str, object]]] = []
+        phases: list[dict[str, dict[str, object]]] = [
+            {"night" if i % 2 == 0 else "day": {}} for i in range(self._reached)
+        ]
         for answer in _inputs(self.events)[0]:
             kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
-            index = (int(answer["phase"].split()[1]) - 1) * 2 + number
-            while len(phases) <= index:
-                phases.append({"night" if len(phases) % 2 == 0 else "day": {}})
-            phases[index][kind][answer["key"]] = answer["value"]
+            phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind][answer["key"]] = answer["value"]
         return {
             "ruleset": "thiercelieux",
             "players": list(self.players),
