@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from narrator.explain import say
 from narrator.rules import resolve
 from narrator.rules.classic.engine import play
+from narrator.rules.classic.model import Power, Rules, State
 from narrator.rules.classic.record import parse_record
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.record import parse_game
@@ -48,6 +49,13 @@ def resolve_record(raw: object) -> dict:
     return out
 
 
+def _known_roles(rules: Rules, state: State) -> dict[str, str]:
+    """The roles every player knows: the villageois-villageois' (003: "tout le village sait"), a
+    pardoned idiot's (his card was shown)."""
+    shown = {p for p, r in zip(state.players, state.roles) if rules.roles[r].power is Power.SHOWN}
+    return {p: state.role_of(p) for p in state.players if p in shown or p in state.pardoned}
+
+
 def _resolve_classic(raw: Mapping[str, object]) -> dict:
     """A multi-night record (formats/game-record.md, "Multi-night games (thiercelieux)")."""
     rules = classic.load_classic()
@@ -62,6 +70,8 @@ def _resolve_classic(raw: Mapping[str, object]) -> dict:
             phase["learned"] = {p: dict(told) for p, told in report.learned.items()}
         phases.append(phase)
     living = state.living()
+    last = outcome.phases[-1] if outcome.phases else None
+    next_day = 1 if last is None else last.number + (1 if last.kind == "day" else 0)
     return {
         "id": record.id,
         "phases": phases,
@@ -74,10 +84,10 @@ def _resolve_classic(raw: Mapping[str, object]) -> dict:
             "camps": {p: c.value for p, c in zip(state.players, state.camps)},
             "lovers": list(state.lovers),
             "captain": state.captain,
-            "charmed": [],  # the joueur de flûte's (issue 6)
-            "voters": living,  # everyone alive votes: no idiot nor bouc émissaire yet (issue 6)
-            "growl": None,  # the montreur d'ours' (issue 6)
-            "known_roles": {},  # a pardoned idiot, the villageois-villageois (issue 6)
+            "charmed": list(state.charmed),
+            "voters": state.voters(next_day),  # who may vote at the next vote
+            "growl": state.growl,
+            "known_roles": _known_roles(rules, state),
         },
         "why": [classic.say(rules, r) for r in outcome.why],
     }

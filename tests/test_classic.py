@@ -15,7 +15,7 @@ from scenario_table import RULEBOOKS, load_cases, normalize, resolve_case
 
 from narrator.resolve import resolve_record
 from narrator.resources import data_dir
-from narrator.rules.classic.model import Camp, Options, State
+from narrator.rules.classic.model import Camp, Options, Power, State
 from narrator.rules.classic.victory import check
 from narrator.rules.errors import RecordError
 from narrator.script.classic import PLACEHOLDERS, load_classic, load_classic_script, say
@@ -23,7 +23,7 @@ from narrator.script.marks import YamlError
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "thiercelieux.yaml"
-CASES = load_cases(TABLE)
+CASES = load_cases(TABLE) + load_cases("thiercelieux_roles.yaml")  # issue 6: 003's other characters
 SCRIPT = (data_dir("scripts") / "thiercelieux.yaml").read_text(encoding="utf-8")
 FILE = "scripts/thiercelieux.yaml"
 
@@ -244,18 +244,44 @@ def test_victory_conditions(camps: dict, alive: set, lovers: tuple, winner: Camp
 # ------------------------------------------------------------------------------------ the script
 
 
-def test_the_shipped_script_loads_with_002s_roles() -> None:
+def test_the_shipped_script_loads_with_every_role_of_the_format() -> None:
     rules = load_classic()
-    assert set(rules.roles) == {"loup", "villageois", "voyante", "chasseur", "cupidon", "sorciere", "petite_fille"}
-    # 002's order: "1 – … la Voyante", "2 – … les Loups-Garous", "3 – … la Sorcière"; Cupidon first
-    assert [r.id for r in rules.night_roles()] == ["cupidon", "voyante", "petite_fille", "loup", "sorciere"]
-    assert rules.options == Options(captain=False, witch_self_heal=True, lovers_spare_each_other=True)
+    # formats/game-record.md, "Role ids (rulebooks 002 and 003)"
+    ids = """loup, villageois, voyante, sorciere, chasseur, cupidon, petite_fille, voleur, salvateur, ancien,
+    bouc_emissaire, idiot, renard, enfant_sauvage, comedien, chevalier, juge_begue, montreur_ours, soeur, frere,
+    villageois_villageois, servante, corbeau, pyromane, gitane, grand_mechant_loup, infect, joueur_de_flute,
+    loup_blanc, sectaire, ange, chien_loup"""
+    assert set(rules.roles) == {i.strip() for i in ids.split(",")}
+    # 002's order: "1 – … la Voyante", "2 – … les Loups-Garous", "3 – … la Sorcière"; Cupidon first among
+    # 002's; the published game's for 003's others (RULINGS thiercelieux 18)
+    order = [r.id for r in rules.night_order()]
+    assert [r for r in order if r in ("cupidon", "voyante", "petite_fille", "loup", "sorciere")] == [
+        "cupidon",
+        "voyante",
+        "petite_fille",
+        "loup",
+        "sorciere",
+    ]
+    assert order == [
+        "voleur", "cupidon", "enfant_sauvage", "chien_loup", "soeur", "frere", "comedien", "salvateur", "voyante",
+        "renard", "petite_fille", "loup", "infect", "loup_blanc", "grand_mechant_loup", "sorciere",
+        "joueur_de_flute", "corbeau", "pyromane",
+    ]  # fmt: skip
+    # the sœurs and frères wake without a choice: no record key for them
+    assert [r.id for r in rules.night_roles()] == [r for r in order if r not in ("soeur", "frere")]
+    assert rules.options == Options(
+        captain=False,
+        witch_self_heal=True,
+        lovers_spare_each_other=True,
+        salvateur_self=True,
+        comedien_cards_once=True,
+    )
 
 
 def test_every_template_renders() -> None:
     rules = load_classic()
     params = {"name": "Ana", "names": ["Ana", "Ben"], "role": "loup", "number": 2, "count": 3}
-    params |= {"captain": "Cleo", "hunter": "Dan", "lover": "Eva"}
+    params |= {"captain": "Cleo", "hunter": "Dan", "lover": "Eva", "model": "Fay", "knight": "Gus", "servante": "Hal"}
     from narrator.rules.classic.model import Reason
 
     for key, allowed in PLACEHOLDERS.items():
@@ -281,20 +307,26 @@ def test_script_errors_are_all_reported_at_their_place() -> None:
     assert _problems(text) == [
         f"{FILE}:{_line(text, '  captain: false')}:3: options: clé manquante « witch_self_heal »",
         f"{FILE}:{_line(text, 'witch_heal')}:3: options.witch_heal: clé inconnue « witch_heal » ; attendu : une de "
-        "captain, lovers_spare_each_other, witch_self_heal",
-        f"{FILE}:{_line(text, 'power: look')}:12: roles.voyante.power: attendu : une de pair, see, spy, devour, "
-        'potions, shoot ; trouvé : "look"',
+        "captain, comedien_cards_once, lovers_spare_each_other, salvateur_self, witch_self_heal",
+        f"{FILE}:{_line(text, 'power: look')}:12: roles.voyante.power: attendu : une de "
+        + ", ".join(p.value for p in Power)
+        + ' ; trouvé : "look"',
     ]
     # once the shape is right, the cross-checks: templates, night order, one card per chooser
     text = SCRIPT.replace('  quiet_night: "Au matin, personne n\'est mort."', '  quiet_night: "Au matin, {name} dort."')
-    text = text.replace("    wake: 4\n", "    wake: 2\n").replace(
+    text = text.replace("    wake: 15\n", "    wake: 2\n").replace(
         "    copies: 1\n  chasseur:", "    copies: 2\n  chasseur:"
     )
     witch = _line(text, "  sorciere:") + 1
     assert _problems(text) == [
         f"{FILE}:{witch}:5: roles.sorciere: copies: 1 attendu : un personnage qui choisit est désigné par son id",
         f"{FILE}:{_line(text, 'wake: 2', after='  sorciere:')}:11: roles.sorciere.wake: attendu : "
-        "un réveil après les loups (3) ; trouvé : 2",
+        "un réveil après les loups (11) ; trouvé : 2",
+        # the comédien takes the card's power before it wakes; the sorcière knows whether the victim was infected
+        f"{FILE}:{_line(text, 'wake: 7', after='  comedien:')}:11: roles.comedien.wake: attendu : "
+        "un réveil avant sorciere (2) ; trouvé : 7",
+        f"{FILE}:{_line(text, 'wake: 12', after='  infect:')}:11: roles.infect.wake: attendu : "
+        "un réveil avant sorciere (2) ; trouvé : 12",
         f"{FILE}:{_line(text, 'quiet_night')}:16: texts.quiet_night: {{name}} inconnu ; attendu : aucun {{…}}",
     ]
 

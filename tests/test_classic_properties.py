@@ -17,7 +17,9 @@ from scenario_table import mutate_record
 
 from narrator.resolve import resolve_record
 from narrator.rules.classic.deal import random_record
-from narrator.rules.classic.model import Camp, Options, State
+from narrator.rules.classic.engine import play_phase, start
+from narrator.rules.classic.model import Camp, Options, Power, State
+from narrator.rules.classic.record import RecordDecider, parse_record
 from narrator.rules.classic.victory import check
 from narrator.rules.errors import RecordError
 from narrator.script.classic import load_classic
@@ -56,22 +58,49 @@ def test_random_games_resolve_and_replay_identically(record: dict) -> None:
     assert len(out["phases"]) == len(record["phases"])
 
 
+def _tables(record: dict) -> list[State]:
+    """The table as each phase began, from the engine itself (roles change: the voleur, the servante…)."""
+    game = parse_record(RULES, record)
+    state = start(RULES, game)
+    tables = []
+    for phase in game.phases:
+        tables.append(state)
+        state, _ = play_phase(RULES, state, phase.kind, phase.number, RecordDecider(phase))
+    return tables
+
+
+def _may_act(table: State, key: str) -> set[str]:
+    """Who may answer under `key` in a phase that began with `table`: the card's holders, the comédien
+    (who takes a card for a night), the servante (who takes a card at a death), the voleur (night 1)."""
+    who = set(RULES.acting(table, key))
+    for power in (Power.PERFORM, Power.DEVOTE, Power.STEAL):
+        rid = RULES.keyed(power)
+        if rid is not None:
+            who |= set(table.holders(rid))
+    return who
+
+
+DEATH_KEYS = {r.id for r in RULES.roles.values() if r.power in (Power.SHOOT, Power.SCAPEGOAT)}
+
+
 @settings(max_examples=300, deadline=None)
 @given(records)
 def test_the_dead_never_act(record: dict) -> None:
     out = resolve_record(record)
     starts = _alive_before(record, out)
-    for (phase,), report, alive in zip((p.items() for p in record["phases"]), out["phases"], starts):
+    tables = _tables(record)
+    for (phase,), report, alive, table in zip((p.items() for p in record["phases"]), out["phases"], starts, tables):
         kind, choices = phase
         for key, value in choices.items():
-            if key == "loup":  # the pack: the wolves alive
-                assert any(record["deal"][p] == "loup" for p in alive)
-            elif key in ROLE_KEYS and key != "chasseur":
-                assert _holder(record, key) in alive, (report["phase"], key)
-            if key == "chasseur":  # he acts as he dies, in this very phase
-                assert _holder(record, key) in alive and _holder(record, key) in report["dead"]
-            if key in ("votes", "revote"):
-                assert set(value) == alive, report["phase"]  # RULINGS thiercelieux 17: every living player
+            if key == RULES.pack:  # the pack: the loups-garous alive
+                assert any(RULES.is_wolf(table, p) for p in alive) or kind == "night" and report["phase"] == "nuit 1"
+            elif key in ROLE_KEYS and key not in DEATH_KEYS:
+                assert _may_act(table, key) & alive, (report["phase"], key)
+            if key in DEATH_KEYS:  # he acts as he dies, in this very phase
+                assert _may_act(table, key) & alive & set(report["dead"]), (report["phase"], key)
+            if key in ("votes", "revote", "second_votes"):
+                # RULINGS thiercelieux 17: every living player allowed to vote
+                assert set(value) <= alive, report["phase"]
                 assert {t for t in value.values() if t is not None} <= alive
         for name in report.get("learned", {}):
             assert name in alive
@@ -91,12 +120,18 @@ def test_a_dead_player_acting_is_refused(record: dict, seed: int) -> None:
     broken = copy.deepcopy(record)
     ((kind, choices),) = broken["phases"][i].items()
     role = record["deal"][dead]
+    acting = {
+        "sorciere": {"heal": False},
+        "petite_fille": {"spied": True},
+        "cupidon": [dead, dead],
+        "joueur_de_flute": [dead, dead],
+        "pyromane": {"douse": dead},
+    }
+    targets = ("voyante", "chasseur", "salvateur", "renard", "corbeau", "grand_mechant_loup", "loup_blanc")
     if kind == "day" and "votes" in choices:
         choices["votes"][dead] = None  # a ballot from the dead
-    elif role in ("voyante", "cupidon", "sorciere", "petite_fille", "chasseur"):
-        choices[role] = {"sorciere": {"heal": False}, "petite_fille": {"spied": True}, "cupidon": [dead, dead]}.get(
-            role, dead
-        )
+    elif role in acting or role in targets:
+        choices[role] = acting.get(role, dead)  # the dead acts, or aims at the dead
     else:
         return
     try:
@@ -131,6 +166,23 @@ def test_one_shot_powers_are_used_once(record: dict) -> None:
     assert sum(1 for p in potions if p.get("heal")) <= 1
     assert sum(1 for p in potions if p.get("poison") is not None) <= 1
     assert all("cupidon" not in n for n in nights[1:])  # 002: "La première nuit"
+    # 003: "infection …", "second vote du Juge Bègue" are "à usage unique"; the pyromane sets fire once
+    assert sum(1 for n in nights if n.get("infect")) <= 1
+    assert sum(1 for n in nights if (n.get("pyromane") or {}).get("ignite")) <= 1
+    days = [p["day"] for p in record["phases"] if "day" in p]
+    assert sum(1 for d in days if d.get("juge_begue")) <= 1
+    # 003: "La première nuit" for the voleur, the enfant sauvage and the chien-loup
+    assert all(k not in n for n in nights[1:] for k in ("voleur", "enfant_sauvage", "chien_loup"))
+    # 003, Loup-Garou Blanc: "une nuit sur deux" — nights 2, 4… (RULINGS thiercelieux 8)
+    assert all("loup_blanc" not in n for n in nights[0::2])
+    # 003, Comédien: each of his cards once (options.comedien_cards_once)
+    if record["options"]["comedien_cards_once"]:
+        used = [(n.get("comedien") or {}).get("use") for n in nights]
+        used = [u for u in used if u is not None]
+        assert len(used) == len(set(used))
+    # 003, Salvateur: "Il ne peut pas protéger deux fois de suite la même personne."
+    guards = [n.get("salvateur") for n in nights]
+    assert all(a is None or a != b for a, b in zip(guards, guards[1:]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -164,6 +216,7 @@ def test_games_end_with_a_camp_or_go_on_consistently(record: dict) -> None:
     out = resolve_record(record)
     state = out["state"]
     players = tuple(record["players"])
+    groups = record["deal"].get("groups")
     table = State(
         players,
         tuple(state["roles"][p] for p in players),
@@ -171,22 +224,37 @@ def test_games_end_with_a_camp_or_go_on_consistently(record: dict) -> None:
         tuple(p in out["alive"] for p in players),
         lovers=tuple(state["lovers"]),
         options=Options(),
+        charmed=tuple(state["charmed"]),
+        groups=tuple(groups[p] for p in players) if groups else (),
+        # the ange's win is his death at the start, which the table after it does not show
+        heaven=out["winners"][0] if out["camp"] == "ange" else None,
     )
+    lone = {Camp.PIPER, Camp.WHITE_WOLF, Camp.SECT, Camp.ANGEL, Camp.LOVERS}
     if out["camp"] is None:
         # nobody has won: the table the output describes is undecided, and nobody is named winner
         assert check(table) is None and out["winners"] == []
-        assert any(RULES.roles[state["roles"][p]].wolf for p in out["alive"])  # a wolf still hunts
+        # a wolf still hunts, or an enemy of the village lives on
+        assert any(RULES.is_wolf(table, p) or table.camp_of(p) in lone for p in out["alive"])
         assert out["why"][-1] == "Personne n'a encore gagné : la partie continue."
     else:
         assert check(table) is Camp(out["camp"])
         camps = state["camps"]
         if out["camp"] == "amoureux":
             assert sorted(out["winners"]) == sorted(state["lovers"]) == sorted(out["alive"])
+        elif out["camp"] in ("ange", "joueur_de_flute", "loup_blanc", "sectaire"):
+            assert len(out["winners"]) == 1  # 003: the Solitaires, each alone
+            assert camps[out["winners"][0]] == out["camp"]
         else:
             assert out["winners"] == [p for p in players if camps[p] == out["camp"]]
         assert out["why"][-1].startswith("Gagnants : ")
-    assert state["voters"] == out["alive"]
+    # who may vote next: the living, but a pardoned idiot (003: "perd son droit de vote") and whom the
+    # bouc émissaire left out
+    assert set(state["voters"]) <= set(out["alive"])
+    assert not set(state["voters"]) & {p for p, r in state["known_roles"].items() if r == "idiot"}
     assert state["captain"] is None or state["captain"] in out["alive"] or not out["alive"]
+    assert set(state["charmed"]) <= set(players) and len(set(state["charmed"])) == len(state["charmed"])
+    piper = [p for p, r in record["deal"].items() if r == "joueur_de_flute"]
+    assert not set(piper) & set(state["charmed"])  # he charms others (a servante may take his card, charmed)
 
 
 JUNK = [None, 0, -1, 3.5, "", "Zed", "P0", "loup", "night", [], {}, ["P0"], ["P0", "P0"], {"x": 1}, True]

@@ -12,8 +12,18 @@ from functools import cache
 from typing import Any, cast
 
 from narrator.resources import data_dir
-from narrator.rules.classic.model import NIGHT_POWERS, Camp, Cause, Options, Power, Reason, Role, Rules
-from narrator.script.classic_narration import DAY_SCHEMA, NIGHT_SCHEMA, PUBLIC_SCHEMA
+from narrator.rules.classic.model import (
+    LENDABLE,
+    WAKING_POWERS,
+    Camp,
+    Cause,
+    Options,
+    Power,
+    Reason,
+    Role,
+    Rules,
+)
+from narrator.script.classic_narration import DAY_SCHEMA, NIGHT_SCHEMA, PUBLIC_SCHEMA, REWORDED_SCHEMA
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
 
@@ -49,6 +59,40 @@ PLACEHOLDERS: dict[str, set[str]] = {
 }
 PLACEHOLDERS["death_shot"] = {"name", "role", "hunter"}
 PLACEHOLDERS["death_grief"] = {"name", "role", "lover"}
+# 003's other characters (issue 6)
+PLACEHOLDERS |= {
+    "stolen": {"name", "role"},
+    "model": {"name", "model"},
+    "chose": {"name", "role"},
+    "recognize": {"names", "role"},
+    "perform": {"name", "role"},
+    "guarded": {"name"},
+    "guard_saves": {"name"},
+    "elder_resists": {"name"},
+    "elder_curse": {"name"},
+    "sniff_yes": {"names"},
+    "sniff_no": {"names"},
+    "infected": {"name"},
+    "charmed": {"names"},
+    "raven": {"name"},
+    "raven_votes": {"name"},
+    "doused": {"name"},
+    "ignite": set(),
+    "wounded": {"name", "knight"},
+    "growl": {"name"},
+    "no_growl": {"name"},
+    "devoted": {"servante", "name", "role"},
+    "wild": {"name", "model"},
+    "scapegoat_voters": {"name", "names"},
+    "scapegoat_nobody": {"name"},
+    "pardoned": {"name"},
+    "angel_stays": {"name"},
+    "second_vote": {"name"},
+    "angel_wins": {"names"},
+    "piper_wins": {"names"},
+    "white_wolf_wins": {"names"},
+    "sect_wins": {"names"},
+}
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -78,8 +122,16 @@ SCHEMA: dict[str, Any] = {
                 "captain": {"type": "boolean"},
                 "witch_self_heal": {"type": "boolean"},
                 "lovers_spare_each_other": {"type": "boolean"},
+                "salvateur_self": {"type": "boolean"},
+                "comedien_cards_once": {"type": "boolean"},
             },
-            "required": ["captain", "witch_self_heal", "lovers_spare_each_other"],
+            "required": [
+                "captain",
+                "witch_self_heal",
+                "lovers_spare_each_other",
+                "salvateur_self",
+                "comedien_cards_once",
+            ],
             "additionalProperties": False,
         },
         "roles": {
@@ -98,6 +150,7 @@ SCHEMA: dict[str, Any] = {
         "night": NIGHT_SCHEMA,
         "day": DAY_SCHEMA,
         "public": PUBLIC_SCHEMA,
+        "reworded": REWORDED_SCHEMA,
     },
     "required": ["game", "title", "rulebooks", "options", "roles", "texts", "night", "day", "public"],
     "additionalProperties": False,
@@ -134,17 +187,23 @@ def _cross_checks(doc: Marked) -> list[Problem]:
         power = Power(role["power"]) if "power" in role else None
         if rid in _RESERVED:
             out.append(doc.problem(at, f"« {rid} » est une clé des phases d'un enregistrement, pas un personnage"))
-        if power in NIGHT_POWERS and "wake" not in role:
+        if power in WAKING_POWERS and "wake" not in role:
             out.append(doc.problem(at, "clé manquante « wake » : un personnage qui agit la nuit a un ordre de réveil"))
-        if power not in NIGHT_POWERS and "wake" in role:
-            out.append(
-                doc.problem(at + ("wake",), "wake ne va qu'avec un pouvoir de nuit (pair, see, spy, devour, potions)")
-            )
-        if power not in (None, Power.DEVOUR) and role.get("copies") != 1:
+        if power not in WAKING_POWERS and "wake" in role:
+            nightly = ", ".join(p.value for p in Power if p in WAKING_POWERS)
+            out.append(doc.problem(at + ("wake",), f"wake ne va qu'avec un pouvoir de nuit ({nightly})"))
+        if power is Power.RECOGNIZE:
+            if role.get("copies", 1) < 2:
+                # 003: "Deux Sœurs", "Trois Frères": they come together
+                out.append(doc.problem(at, "copies: 2 ou plus attendu : ces joueurs se reconnaissent entre eux"))
+        elif power not in (None, Power.DEVOUR) and role.get("copies") != 1:
             # the pack chooses as one, under the devouring role's id; anyone else who chooses has one card
             out.append(doc.problem(at, "copies: 1 attendu : un personnage qui choisit est désigné par son id"))
         if power is Power.DEVOUR and not role.get("wolf"):
             out.append(doc.problem(at, "wolf: true attendu : la meute est faite des loups"))
+    if not any(r["camp"] == Camp.VILLAGE.value and "power" not in r and "copies" not in r for r in roles.values()):
+        # 003: the chien-loup may choose to be one, the ange becomes one ("Simple Villageois")
+        out.append(doc.problem(("roles",), "un simple villageois attendu : camp village, sans power ni copies"))
     wakes = {Power(r["power"]): (rid, r["wake"]) for rid, r in roles.items() if "wake" in r and "power" in r}
     packs = [rid for rid, r in roles.items() if r.get("power") == Power.DEVOUR.value]
     if len(packs) != 1:
@@ -157,6 +216,13 @@ def _cross_checks(doc: Marked) -> list[Problem]:
         # their victim; Cupidon's lovers are known before the pack chooses
         order = {Power.SPY: ("==", "pendant le tour des loups"), Power.POTIONS: (">", "après les loups")}
         order[Power.PAIR] = ("<", "avant les loups")
+        # 003: the salvateur protects from the attack to come, the chien-loup who chose the wolves
+        # hunts the same night; the infect père, the white wolf and the grand méchant loup act after
+        # the pack's meal ("après le repas des Loups")
+        for power in (Power.PROTECT, Power.CHOOSE, Power.STEAL, Power.MODEL):
+            order[power] = ("<", "avant les loups")
+        for power in (Power.INFECT, Power.BETRAY, Power.SECOND):
+            order[power] = (">", "après les loups")
         for power, (sign, words) in order.items():
             if power not in wakes:
                 continue
@@ -166,6 +232,19 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(
                     doc.problem(("roles", rid, "wake"), f"attendu : un réveil {words} ({pack_wake}) ; trouvé : {wake}")
                 )
+    # the voleur plays his new card the same night (RULINGS 18): he wakes first; the comédien takes a
+    # card's power before it wakes; the sorcière knows whether the victim was infected
+    firsts = [(Power.STEAL, set(wakes) - {Power.STEAL}), (Power.PERFORM, set(LENDABLE))]
+    firsts.append((Power.INFECT, {Power.POTIONS}))
+    for power, later in firsts:
+        if power not in wakes:
+            continue
+        rid, wake = wakes[power]
+        for other in sorted(later & set(wakes), key=lambda p: p.value):
+            if wakes[other][1] <= wake:
+                other_id = wakes[other][0]
+                out.append(doc.problem(("roles", rid, "wake"), f"attendu : un réveil avant {other_id} "
+                                       f"({wakes[other][1]}) ; trouvé : {wake}"))  # fmt: skip
     for key, allowed in PLACEHOLDERS.items():
         text = data["texts"][key]
         try:

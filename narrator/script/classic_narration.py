@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.classic.model import Rules
+from narrator.rules.classic.record import phase_keys
 from narrator.script.announce import Line, Reminder, Step
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 
@@ -32,7 +33,7 @@ _CALL = {
     "type": "object",
     "properties": {
         "for": {"type": "array", "items": _ID, "minItems": 1},
-        "nights": {"enum": ["first", "every"]},
+        "nights": {"enum": ["first", "even", "every"]},
         "answers": {"type": "array", "items": _ID},
         "wake": _LINES,
         "wait": {"type": "number", "minimum": 0, "maximum": 600},
@@ -69,9 +70,9 @@ DAY_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 PUBLIC_SCHEMA: dict[str, Any] = {"type": "array", "items": _ID, "uniqueItems": True}
+REWORDED_SCHEMA: dict[str, Any] = {"type": "object", "propertyNames": _ID, "additionalProperties": _TEXT}
 # the placeholders each spoken ask may use
 ASK_PLACEHOLDERS = {"who", "choices", "example"}
-DAY_KEYS = ("captain", "votes", "revote", "tiebreak", "successor")  # public decisions that are no role
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +81,14 @@ class Call:
 
     roles: tuple[str, ...]
     answers: tuple[str, ...]
-    first_night_only: bool
+    nights: str  # every, first (the first night only), even (nights 2, 4…)
     wake: tuple[Line, ...]
     wait: float  # the shortest the call lasts, from the end of `wake` to the start of `sleep`
     sleep: tuple[Line, ...]
 
     def made(self, dealt: set[str], night: int) -> bool:
-        return bool(dealt.intersection(self.roles)) and (night == 1 or not self.first_night_only)
+        tonight = {"every": True, "first": night == 1, "even": night % 2 == 0}[self.nights]
+        return tonight and bool(dealt.intersection(self.roles))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +103,7 @@ class Narration:
     dusk: tuple[Line, ...]  # every later nightfall (002 step 7)
     asks: Mapping[str, str]  # record key -> the question said aloud
     public: frozenset[str]  # the engine's sentences said aloud; the others go to the operator's screen
+    reworded: Mapping[str, str]  # public sentences said otherwise aloud than in `texts` (no secret in them)
 
     def debate_opening(self, minutes: int) -> list[Step]:
         return [Line(line.id + "*", line.text.format(minutes=minutes)) for line in self.opening]
@@ -130,6 +133,8 @@ def load_narration_script(text: str, file: str, rules: Rules) -> Narration:
 
 def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     """What the schema cannot say: calls in the engine's waking order, answers that are night choices."""
+    from narrator.script.classic import PLACEHOLDERS  # classic.py imports this module's schemas
+
     data = cast(dict[str, Any], doc.data)
     out = []
     order = {role.id: i for i, role in enumerate(rules.night_roles())}
@@ -149,10 +154,11 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
             else:
                 last = order[key]
                 seen.add(key)
-    missing = [rid for rid in order if rid not in seen]
+    called = {rid for call in data["night"]["calls"] for rid in (*call["for"], *call.get("answers", ()))}
+    missing = [role.id for role in rules.night_order() if role.id not in called]
     if missing:
         out.append(doc.problem(("night", "calls"), "aucun appel pour " + ", ".join(missing)))
-    known = set(rules.roles) | set(DAY_KEYS)
+    known = set(phase_keys(rules, "night")) | set(phase_keys(rules, "day"))
     for key, text in data["day"]["asks"].items():
         if key not in known:
             out.append(doc.problem(("day", "asks", key), f"« {key} » n'est pas une décision de la partie"))
@@ -162,6 +168,11 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     for i, key in enumerate(data["public"]):
         if key not in rules.texts:
             out.append(doc.problem(("public", i), f"« {key} » n'est pas une phrase de `texts`"))
+    for key, text in data.get("reworded", {}).items():
+        if key not in data["public"]:
+            out.append(doc.problem(("reworded", key), f"« {key} » n'est pas dans `public`"))
+        elif key in PLACEHOLDERS:
+            out += _placeholders(doc, ("reworded", key), text, PLACEHOLDERS[key])
     return out
 
 
@@ -184,7 +195,7 @@ def _narration(data: dict) -> Narration:
         Call(
             roles=tuple(c["for"]),
             answers=tuple(c.get("answers", c["for"])),
-            first_night_only=c.get("nights", "every") == "first",
+            nights=c.get("nights", "every"),
             wake=_lines(c["wake"]),
             wait=float(c["wait"]),
             sleep=_lines(c["sleep"]),
@@ -202,6 +213,7 @@ def _narration(data: dict) -> Narration:
         dusk=_lines(day["dusk"]),
         asks=dict(day["asks"]),
         public=frozenset(data["public"]),
+        reworded=dict(data.get("reworded", {})),
     )
 
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from narrator.listen.commands import Command
@@ -70,6 +71,11 @@ class ClassicSession(Host):
             except Undo:
                 continue
 
+    @cached_property
+    def aloud(self) -> Rules:
+        """The rules whose sentences are said aloud: the script's `reworded` ones in place of `texts`."""
+        return replace(self.rules, texts={**self.rules.texts, **self.narration.reworded})
+
     def _play(self) -> Ending:
         answers, pending = _inputs(self.events)
         self._replay = deque(answers)
@@ -111,7 +117,7 @@ class ClassicSession(Host):
         ]
         for answer in _inputs(self.events)[0]:
             kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
-            phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind][answer["key"]] = answer["value"]
+            _hold(phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind], answer)
         return {
             "ruleset": "thiercelieux",
             "players": list(self.players),
@@ -142,12 +148,18 @@ class ClassicSession(Host):
             except RecordError as exc:
                 self.operator.show(f"Refusé : attendu : {exc.expected}.")
                 continue
-            self._record({"type": "answer", "phase": self.label, "key": ask.key, "value": value, "by": by})
+            event = {"type": "answer", "phase": self.label, "key": ask.key, "value": value, "by": by}
+            # how a record holds it: under a field of the key's mapping, or one of a list
+            event.update({name: True for name in ("many", "again") if getattr(ask, name)})
+            if ask.field:
+                event["field"] = ask.field
+            self._record(event)
             return checked
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
-        phase = Phase(self.kind, self.number, {ask.key: value}, (self.label,))
+        held = {ask.field: value} if ask.field and value is not None else value
+        phase = Phase(self.kind, self.number, {ask.key: held}, (self.label,))
         return getattr(RecordDecider(phase), method)(ask)
 
     def _ask(self, ask: Ask) -> tuple[object, str]:
@@ -212,13 +224,13 @@ class ClassicSession(Host):
         """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
         if self._replay:
             return
-        text = say(self.rules, reason)
         if reason.key in self.narration.public:
+            text = say(self.aloud, reason)
             if self.kind == "night" and not self._morning_said:
                 self._morning()
             self.voice.tell(Line(reason.key + "*", text))
         else:
-            self.operator.show(text)
+            self.operator.show(say(self.rules, reason))
 
     # -- the day's spoken decisions ---------------------------------------------------------
 
@@ -346,6 +358,22 @@ class _Decider:
 
     def __getattr__(self, method: str) -> Callable[[Ask], Any]:
         return lambda ask: self.session.decide(ask, method)
+
+
+def _hold(choices: dict[str, object], answer: dict) -> None:
+    """One journaled answer put where a record holds it (formats/game-record.md)."""
+    key, value = answer["key"], answer["value"]
+    if "field" in answer:
+        held = choices.get(key)
+        fields = dict(held) if isinstance(held, dict) else {}
+        if value is not None:
+            fields[answer["field"]] = value
+        choices[key] = fields
+    elif answer.get("many") and choices.get(key) is not None:
+        held = choices[key]
+        choices[key] = [*held, value] if isinstance(held, list) else [held, value]
+    elif not (answer.get("again") and value is None and choices.get(key) is not None):
+        choices[key] = value
 
 
 def _spoken_note(ask: Ask, player: str) -> str | None:

@@ -11,6 +11,7 @@ table checks it with the record's own rules and journals it as it is.
 
 from __future__ import annotations
 
+import re
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -74,6 +75,12 @@ class KeyboardOperator:
             for voter, targets in ask.ballots:
                 out[voter] = self._player(ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True)
             return out
+        if ask.kind is Kind.PLAYERS:
+            return self._players(ask)
+        if ask.kind is Kind.OPTION:
+            return self._option(ask)
+        if ask.kind is Kind.YES_NO:
+            return self._yes(f"{ask.expected[:1].upper()}{ask.expected[1:]} ?")
         # a kind this screen has no form for: the record's own notation, as `expected` describes it
         self.show(f"Réponse attendue : {ask.expected}.")
         text = self._line("Réponse (comme dans un enregistrement) > ")
@@ -100,6 +107,24 @@ class KeyboardOperator:
                 self.show("Une réponse est obligatoire.")
                 continue
             return pick(text, choices)
+
+    def _players(self, ask: Ask) -> list[str]:
+        self._list(ask.choices)
+        many = f"{ask.count} joueurs" if ask.count is not None else "des joueurs (Entrée : aucun)"
+        text = self._line(f"{ask.expected} : {many}, numéros ou noms séparés par des virgules > ")
+        words = [w for w in re.split(r"[,;]" if re.search(r"[,;]", text) else r"\s+", text) if w.strip()]
+        return [pick(w.strip(), ask.choices) for w in words]
+
+    def _option(self, ask: Ask) -> object:
+        self.show("Choix : " + ", ".join(f"{i} {label}" for i, (_, label) in enumerate(ask.options, 1)) + ".")
+        hint = " (numéro" + ("" if ask.forced else ", Entrée : rien") + ")"
+        while True:
+            text = self._line(f"{ask.expected}{hint} > ")
+            if not text and not ask.forced:
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(ask.options):
+                return ask.options[int(text) - 1][0]
+            self.show(f"Un numéro de 1 à {len(ask.options)}.")
 
     def _list(self, choices: tuple[str, ...]) -> None:
         self.show("Choix : " + ", ".join(f"{i} {name}" for i, name in enumerate(choices, 1)) + ".")

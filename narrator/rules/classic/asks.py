@@ -22,6 +22,15 @@ class Kind(str, Enum):
     POTIONS = "potions"  # {heal: bool, poison: player or null}
     SPY = "spy"  # {spied: bool, caught: bool}
     BALLOTS = "ballots"  # {voter: player or null} for every voter
+    PLAYERS = "players"
+    """Several different players among `choices`: exactly `count` of them, or any number when `count` is None."""
+    OPTION = "option"
+    """One of the labelled `options` (a value and the French words for it)."""
+    YES_NO = "yes_no"
+    """Whether the power is used now: true or false."""
+
+
+Value = int | str  # an OPTION's value, as a record writes it
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +51,16 @@ class Ask:
     heal: str | None = None  # POTIONS: whom her potion of life may save now; None: she may not heal
     no_heal: str = ""  # POTIONS: why she may not heal
     no_poison: str = ""  # POTIONS: why she may not poison (when `choices` is empty)
+    options: tuple[tuple[Value, str], ...] = ()  # OPTION: each legal value and its French label
+    count: int | None = None  # PLAYERS: how many; None: any number, none included
+    # where a record keeps the answer: under `key`, or under `key`'s mapping's `field` ({take: 1})
+    field: str = ""
+    # PLAYER: the question comes again later in the phase (the servante, at each death): a record's
+    # answer naming another player waits for then; `true` names the only choice
+    again: bool = False
+    # PLAYER: a question that may come more than once in a phase (the captain's heir, twice on a juge
+    # bègue's day): a record answers them all with a list, one player each, in order
+    many: bool = False
     who: str | None = None  # the player who answers, when one does (the hunter, the captain): the table asks him
 
     def note(self, player: object) -> str | None:
@@ -72,6 +91,12 @@ class Decider(Protocol):
     def spy(self, ask: Ask) -> Spy | None: ...
 
     def ballots(self, ask: Ask) -> dict[str, str | None]: ...
+
+    def players(self, ask: Ask) -> tuple[str, ...] | None: ...
+
+    def option(self, ask: Ask) -> Value | None: ...
+
+    def yes(self, ask: Ask) -> bool: ...
 
 
 class MissingDecision(RecordError):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-from narrator.rules.classic.asks import Ask, Potions, Spy
+from narrator.rules.classic.asks import Ask, Potions, Spy, Value
 from narrator.rules.classic.engine import play_phase, start
-from narrator.rules.classic.model import Rules
-from narrator.rules.classic.record import parse_record
+from narrator.rules.classic.model import LENDABLE, Camp, Power, Rules
+from narrator.rules.classic.record import EXTRA_CARDS, parse_record
 
 
 class RandomDecider:
@@ -21,30 +21,80 @@ class RandomDecider:
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.answers: dict[str, object] = {}
+        self.asked: set[str] = set()
 
     def _skip(self, ask: Ask, p: float) -> bool:
         return not ask.forced and self.rng.random() < p
 
+    def _write(self, ask: Ask, value: object) -> None:
+        if ask.many and ask.key in self.answers:
+            earlier = self.answers[ask.key]
+            self.answers[ask.key] = (earlier if isinstance(earlier, list) else [earlier]) + [value]
+        elif ask.field:
+            fields = self.answers.setdefault(ask.key, {})
+            assert isinstance(fields, dict)
+            fields[ask.field] = value
+        else:
+            self.answers[ask.key] = value
+
     def player(self, ask: Ask) -> str | None:
+        first = ask.key not in self.asked
+        self.asked.add(ask.key)
+        if ask.again:
+            # the servante: she takes a place now or waits; `true` only at her first chance, where a
+            # record's `true` is read
+            if not ask.choices or self.rng.random() < 0.6:
+                return None
+            pick = self.rng.choice(ask.choices)
+            one = len(ask.choices) == 1 and first and self.rng.random() < 0.5
+            self._write(ask, True if one else pick)
+            return pick
         if not ask.choices or self._skip(ask, 0.25):
             return None
         pick = self.rng.choice(ask.choices)
-        self.answers[ask.key] = pick
+        self._write(ask, pick)
         return pick
 
     def pair(self, ask: Ask) -> tuple[str, str] | None:
         if len(ask.choices) < 2 or self._skip(ask, 0.25):
             return None
         first, second = self.rng.sample(ask.choices, 2)
-        self.answers[ask.key] = [first, second]
+        self._write(ask, [first, second])
         return first, second
+
+    def players(self, ask: Ask) -> tuple[str, ...] | None:
+        if self._skip(ask, 0.25):
+            return None
+        count = ask.count if ask.count is not None else self.rng.randint(0, len(ask.choices))
+        if count > len(ask.choices):
+            return None
+        picks = tuple(self.rng.sample(ask.choices, count))
+        self._write(ask, list(picks))
+        return picks
+
+    def option(self, ask: Ask) -> Value | None:
+        if not ask.options:
+            return None
+        if self._skip(ask, 0.3):
+            if ask.field and self.rng.random() < 0.3:
+                self.answers[ask.key] = {}  # the voleur's `{}`: he keeps his card
+            return None
+        value = self.rng.choice(ask.options)[0]
+        self._write(ask, value)
+        return value
+
+    def yes(self, ask: Ask) -> bool:
+        if self.rng.random() < 0.7:
+            return False
+        self._write(ask, True)
+        return True
 
     def potions(self, ask: Ask) -> Potions | None:
         heal = ask.heal is not None and self.rng.random() < 0.4
         poison = self.rng.choice(ask.choices) if ask.choices and self.rng.random() < 0.25 else None
         if not heal and poison is None and self.rng.random() < 0.5:
             return None
-        self.answers[ask.key] = {"heal": heal, "poison": poison}
+        self._write(ask, {"heal": heal, "poison": poison})
         return Potions(heal, poison)
 
     def spy(self, ask: Ask) -> Spy | None:
@@ -52,7 +102,7 @@ class RandomDecider:
             return None
         spied = self.rng.random() < 0.7
         caught = spied and self.rng.random() < 0.4
-        self.answers[ask.key] = {"spied": spied, "caught": caught}
+        self._write(ask, {"spied": spied, "caught": caught})
         return Spy(spied, caught)
 
     def ballots(self, ask: Ask) -> dict[str, str | None]:
@@ -67,23 +117,70 @@ class RandomDecider:
                 out[voter] = self.rng.choice(targets)
             else:
                 out[voter] = None
-        self.answers[ask.key] = out
+        if ask.forced or out:
+            self._write(ask, out)
         return out
 
 
-def random_deal(rules: Rules, rng: random.Random, names: list[str]) -> dict[str, str]:
-    """A deal the rules accept: 1 to 4 wolves (fewer than the others), one card of each special, villagers."""
+def random_deal(rules: Rules, rng: random.Random, names: list[str]) -> dict[str, object]:
+    """A deal the rules accept: 1 to 4 wolves (fewer than the others), one card of each special, the
+    sœurs and frères together, villagers; the undealt cards and the groups when they are needed."""
     n = len(names)
-    pack = next(rid for rid, r in rules.roles.items() if r.wolf and r.copies != 1)
-    most = min(rules.roles[pack].copies or n, (n - 1) // 2)
-    wolves = rng.randint(1, max(1, most))
-    specials = [rid for rid, r in rules.roles.items() if r.copies == 1]
-    fillers = [rid for rid, r in rules.roles.items() if r.copies is None]
+    roles = rules.roles
+    pack = rules.pack
+    wolves = rng.randint(1, max(1, (n - 1) // 2))
+    lone_wolves = [rid for rid, r in roles.items() if r.wolf and r.copies == 1]
+    special_wolves = rng.sample(lone_wolves, rng.randint(0, min(len(lone_wolves), wolves)))
+    cards = [pack] * min(wolves - len(special_wolves), roles[pack].copies or n) + special_wolves
+    wolves = len(cards)
+    specials = [rid for rid, r in roles.items() if r.copies == 1 and not r.wolf]
     chosen = rng.sample(specials, rng.randint(0, min(len(specials), n - wolves)))
-    cards = [pack] * wolves + chosen
+    takers = [c for c in chosen if roles[c].power in EXTRA_CARDS]
+    if len(takers) > 1:
+        chosen.remove(rng.choice(takers))  # the voleur or the comédien, not both
+    cards += chosen
+    for rid, role in roles.items():
+        size = role.copies or 0
+        if role.power is Power.RECOGNIZE and n - len(cards) >= size and rng.random() < 0.3:
+            cards += [rid] * size
+    fillers = [rid for rid, r in roles.items() if r.copies is None]
     cards += [rng.choice(fillers) for _ in range(n - len(cards))]
     rng.shuffle(cards)
-    return dict(zip(names, cards))
+    deal: dict[str, object] = dict(zip(names, cards))
+    extra = _extra_cards(rules, rng, cards)
+    if extra is None:  # too few cards left for the comédien: a villager instead
+        taker = next(c for c in cards if roles[c].power is Power.PERFORM)
+        deal[names[cards.index(taker)]] = rules.villager
+        cards[cards.index(taker)] = rules.villager
+    elif extra:
+        deal["extra"] = extra
+    if any(roles[c].power is Power.SECT for c in cards + (extra or [])):
+        groups = [1, 2] + [rng.randint(1, 2) for _ in range(n - 2)]
+        rng.shuffle(groups)
+        deal["groups"] = dict(zip(names, groups))
+    return deal
+
+
+def _extra_cards(rules: Rules, rng: random.Random, cards: list[str]) -> list[str] | None:
+    """The voleur's two undealt cards, the comédien's three ([] without them; None: none to give)."""
+    roles = rules.roles
+    taker = next((roles[c] for c in cards if roles[c].power in EXTRA_CARDS), None)
+    if taker is None or taker.power is None:
+        return []
+    unused = [
+        rid
+        for rid, r in roles.items()
+        if r.copies == 1 and rid not in cards and r.power not in EXTRA_CARDS and r.power is not Power.RECOGNIZE
+    ]
+    if taker.power is Power.PERFORM:
+        lendable = [rid for rid in unused if roles[rid].camp is Camp.VILLAGE and roles[rid].power in LENDABLE]
+        return rng.sample(lendable, 3) if len(lendable) >= 3 else None
+    pool = unused + [rules.villager] * 2
+    if cards.count(rules.pack) + 2 <= (roles[rules.pack].copies or 2):
+        pool += [rules.pack] * 2
+    first = rng.choice(pool)
+    pool.remove(first)
+    return [first, rng.choice(pool)]
 
 
 def random_record(
@@ -106,6 +203,8 @@ def random_record(
             "captain": rng.random() < 0.5,
             "witch_self_heal": rng.random() < 0.8,
             "lovers_spare_each_other": rng.random() < 0.8,
+            "salvateur_self": rng.random() < 0.8,
+            "comedien_cards_once": rng.random() < 0.8,
         },
         "phases": [],
     }

@@ -11,23 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 
-from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy
-from narrator.rules.classic.model import NIGHT_POWERS, Options, Power, Rules
+from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy, Value
+from narrator.rules.classic.model import LENDABLE, Camp, Options, Power, Rules
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.names import parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "options", "phases")
 DAY_KEYS = ("captain", "votes", "tiebreak", "revote")
 HEIR = "successor"
-# The format's choices that belong to 003's characters (issue 6): named apart in the errors.
-LATER_ROLES = (
-    "voleur", "salvateur", "ancien", "bouc_emissaire", "idiot", "renard", "enfant_sauvage", "comedien",
-    "chevalier", "juge_begue", "montreur_ours", "soeur", "frere", "villageois_villageois", "servante",
-    "corbeau", "pyromane", "gitane", "grand_mechant_loup", "infect", "joueur_de_flute", "loup_blanc",
-    "sectaire", "ange", "chien_loup",
-)  # fmt: skip
-LATER_KEYS = LATER_ROLES + ("second_votes",)
-LATER_DEAL = ("extra", "groups")  # undealt cards (voleur, comédien), the sectaire's groups
+SECOND_VOTES = "second_votes"  # the juge bègue's second vote
+DEAL_KEYS = ("extra", "groups")  # undealt cards (voleur, comédien), the sectaire's groups
+# how many undealt cards each character that uses them looks at (003: "les deux cartes non
+# distribuées", "Trois cartes de personnages sont posées au centre")
+EXTRA_CARDS = {Power.STEAL: 2, Power.PERFORM: 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +45,8 @@ class Record:
     roles: tuple[str, ...]  # the card dealt to each seat
     options: Options
     phases: tuple[Phase, ...]
+    extra: tuple[str, ...] = ()  # the undealt cards, for the voleur or the comédien
+    groups: tuple[int, ...] = ()  # each seat's group, when the sectaire plays
 
 
 def parse_record(rules: Rules, raw: Mapping[str, object]) -> Record:
@@ -57,10 +55,10 @@ def parse_record(rules: Rules, raw: Mapping[str, object]) -> Record:
         if key not in RECORD_KEYS:
             raise RecordError((key,), "une des clés " + ", ".join(RECORD_KEYS), key)
     players = _players(raw.get("players"))
-    roles = _deal(rules, raw.get("deal"), players)
+    roles, extra, groups = _deal(rules, raw.get("deal"), players)
     options = _options(rules.options, raw.get("options"))
     phases = _phases(rules, raw.get("phases"))
-    return Record(raw.get("id"), players, roles, options, phases)
+    return Record(raw.get("id"), players, roles, options, phases, extra, groups)
 
 
 def supported(rules: Rules) -> str:
@@ -68,19 +66,17 @@ def supported(rules: Rules) -> str:
 
 
 def _players(players: object) -> tuple[str, ...]:
-    return parse_players(players, LATER_DEAL, "dans l'ordre du cercle")
+    return parse_players(players, DEAL_KEYS, "dans l'ordre du cercle")
 
 
-def _deal(rules: Rules, deal: object, players: tuple[str, ...]) -> tuple[str, ...]:
+def _deal(
+    rules: Rules, deal: object, players: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """The dealt cards, the undealt ones and the sectaire's groups, each checked as a table expects."""
     if not isinstance(deal, dict):
         raise RecordError(("deal",), "un mapping joueur -> personnage", deal)
     for key in deal:
-        if key in LATER_DEAL:
-            expected = (
-                "rien : des cartes non distribuées ou des groupes vont avec le voleur, le comédien ou le sectaire"
-            )
-            raise RecordError(("deal", key), expected + ", pas encore pris en charge", key)
-        if key not in players:
+        if key not in players and key not in DEAL_KEYS:
             raise RecordError(("deal", key), "un joueur assis à la table", key)
     roles = []
     for name in players:
@@ -88,21 +84,99 @@ def _deal(rules: Rules, deal: object, players: tuple[str, ...]) -> tuple[str, ..
             raise missing(("deal", name), "le personnage distribué à " + name)
         role = deal[name]
         if not isinstance(role, str) or role not in rules.roles:
-            # 002's characters are played here; 003's others are issue 6
             raise RecordError(("deal", name), supported(rules), role)
         roles.append(role)
+    extra = _extra(rules, deal, roles)
     for role_id, role in rules.roles.items():
         count = roles.count(role_id)
-        if role.copies is not None and count > role.copies:
-            # 002: "Ils sont 1, 2, 3 ou 4 suivant le nombre de joueurs"; one card of each other character
-            raise RecordError(("deal",), f"au plus {role.copies} carte(s) {role_id}", count)
+        if role.power is Power.RECOGNIZE:
+            if count not in (0, role.copies):
+                # 003: "Deux Sœurs", "Trois Frères"
+                raise RecordError(("deal",), f"{role.copies} cartes {role_id} ou aucune : ce personnage se joue à "
+                                  f"{role.copies}", count)  # fmt: skip
+        elif role.copies is not None and count + extra.count(role_id) > role.copies:
+            # 002: "Ils sont 1, 2, 3 ou 4 suivant le nombre de joueurs"; one card of each other character,
+            # the undealt ones included
+            undealt = ", distribuées ou non" if role_id in extra else ""
+            total = count + extra.count(role_id)
+            raise RecordError(("deal",), f"au plus {role.copies} carte(s) {role_id}{undealt}", total)
+    groups = _groups(rules, deal, roles + list(extra), players)
     wolves = sum(1 for r in roles if rules.roles[r].wolf)
     if wolves == 0:
         raise RecordError(("deal",), "au moins un loup-garou", dict(deal))
     if wolves >= len(roles) - wolves:
         # the wolves would already be as many as the others: the game would be over before it starts
         raise RecordError(("deal",), "moins de loups-garous que d'autres joueurs", wolves)
-    return tuple(roles)
+    return tuple(roles), extra, groups
+
+
+def _extra(rules: Rules, deal: dict, roles: list[str]) -> tuple[str, ...]:
+    """deal.extra: the voleur's two undealt cards or the comédien's three, and nothing otherwise."""
+    users = [rules.roles[r] for r in dict.fromkeys(roles) if rules.roles[r].power in EXTRA_CARDS]
+    raw = deal.get("extra")
+    if len(users) > 1:
+        names = " et ".join(u.name for u in users)
+        raise RecordError(("deal",), f"un seul personnage qui prend les cartes non distribuées, pas {names}",
+                          [u.id for u in users])  # fmt: skip
+    if not users:
+        if raw is not None:
+            raise RecordError(("deal", "extra"), "rien : des cartes non distribuées ne vont qu'avec le voleur (2) "
+                              "ou le comédien (3)", raw)  # fmt: skip
+        return ()
+    user = users[0]
+    assert user.power is not None
+    count = EXTRA_CARDS[user.power]
+    what = f"les {count} cartes non distribuées du {user.name}"
+    if raw is None:
+        raise missing(("deal", "extra"), what + " : [carte, carte…]")
+    if not isinstance(raw, list) or len(raw) != count:
+        raise RecordError(("deal", "extra"), f"{what} : une liste de {count} personnages", raw)
+    lendable = [rid for rid, r in rules.roles.items() if r.camp is Camp.VILLAGE and r.power in LENDABLE]
+    # 003: "Trois cartes de personnages": village characters with a power, not the first night's ones
+    for i, card in enumerate(raw):
+        if not isinstance(card, str) or card not in rules.roles:
+            raise RecordError(("deal", "extra", i), supported(rules), card)
+        if rules.roles[card].power in EXTRA_CARDS:
+            raise RecordError(("deal", "extra", i), "une carte autre que celles du voleur et du comédien : un seul "
+                              "des deux joue", card)  # fmt: skip
+        if rules.roles[card].power is Power.RECOGNIZE:
+            raise RecordError(("deal", "extra", i), "une carte qui se joue seule : les " + card + " sont toutes "
+                              "distribuées", card)  # fmt: skip
+        if user.power is Power.PERFORM and card not in lendable:
+            # 003: "il en choisit une et en prend le pouvoir pour la nuit": a village power of the night
+            raise RecordError(("deal", "extra", i), "un personnage du village à pouvoir dont le comédien peut "
+                              "prendre le pouvoir : " + ", ".join(lendable), card)  # fmt: skip
+    if user.power is Power.PERFORM and len(set(raw)) != count:
+        raise RecordError(("deal", "extra"), f"{what} : {count} personnages différents", raw)
+    return tuple(raw)
+
+
+def _groups(rules: Rules, deal: dict, cards: list[str], players: tuple[str, ...]) -> tuple[int, ...]:
+    """deal.groups: every player in group 1 or 2, both groups peopled, when the sectaire plays (003)."""
+    sect = any(rules.roles[c].power is Power.SECT for c in cards)
+    raw = deal.get("groups")
+    if not sect:
+        if raw is not None:
+            raise RecordError(("deal", "groups"), "rien : les groupes ne vont qu'avec le sectaire", raw)
+        return ()
+    expected = "les deux groupes du sectaire : {joueur: 1 ou 2} pour chaque joueur"
+    if raw is None:
+        raise missing(("deal", "groups"), expected)
+    if not isinstance(raw, dict):
+        raise RecordError(("deal", "groups"), expected, raw)
+    for name, group in raw.items():
+        if name not in players:
+            raise RecordError(("deal", "groups", name), "un joueur assis à la table", name)
+        if isinstance(group, bool) or group not in (1, 2):
+            raise RecordError(("deal", "groups", name), "1 ou 2", group)
+    for name in players:
+        if name not in raw:
+            raise missing(("deal", "groups", name), f"le groupe de {name} : 1 ou 2")
+    groups = tuple(int(raw[p]) for p in players)
+    if len(set(groups)) != 2:
+        # 003: "Le village est séparé en deux groupes."
+        raise RecordError(("deal", "groups"), "deux groupes : des joueurs dans le groupe 1 et dans le groupe 2", raw)
+    return groups
 
 
 def _options(defaults: Options, raw: object) -> Options:
@@ -122,11 +196,16 @@ def _options(defaults: Options, raw: object) -> Options:
 
 
 def phase_keys(rules: Rules, kind: str) -> tuple[str, ...]:
-    """The keys a phase may hold: the night's waking roles, the day's decisions, the hunter's shot, the heir."""
-    shooters = tuple(r.id for r in rules.with_power(Power.SHOOT))
+    """The keys a phase may hold: the night's choosing roles, the day's decisions, and what a death asks
+    in either (the hunter's shot, the servante's takeover, the heir)."""
+
+    def ids(*powers: Power) -> tuple[str, ...]:
+        return tuple(r.id for r in rules.roles.values() if r.power in powers)
+
+    deaths = ids(Power.SHOOT) + (HEIR,) + ids(Power.DEVOTE)
     if kind == "night":
-        return tuple(r.id for r in rules.night_roles() if r.power in NIGHT_POWERS) + shooters + (HEIR,)
-    return DAY_KEYS + shooters + (HEIR,)
+        return tuple(r.id for r in rules.night_roles()) + deaths
+    return DAY_KEYS + deaths + ids(Power.STUTTER) + (SECOND_VOTES,) + ids(Power.SCAPEGOAT)
 
 
 def _phases(rules: Rules, raw: object) -> tuple[Phase, ...]:
@@ -152,10 +231,7 @@ def _phases(rules: Rules, raw: object) -> tuple[Phase, ...]:
         allowed = phase_keys(rules, kind)
         for name in choices:
             if name not in allowed:
-                hint = "une des clés " + ", ".join(allowed)
-                if name in LATER_KEYS:
-                    hint += f" ({name} est un choix de 003, pas encore pris en charge)"
-                raise RecordError(path + (name,), hint, name)
+                raise RecordError(path + (name,), "une des clés " + ", ".join(allowed), name)
         out.append(Phase(kind, number, choices, path))
     return tuple(out)
 
@@ -169,20 +245,34 @@ class RecordDecider:
     def __init__(self, phase: Phase):
         self.phase = phase
         self.used: set[str] = set()
+        self.read: dict[str, set[str]] = {}  # the fields read in a choice's mapping ({take: 1})
+        self.asked: dict[str, int] = {}  # how many times each key was asked
 
     def _get(self, ask: Ask) -> object:
-        if ask.key not in self.phase.choices:
+        choices = self.phase.choices
+        if ask.key not in choices:
             if ask.forced:
                 raise MissingDecision(self.phase.path, self.phase.label, ask.context, ask.key)
             return _ABSENT
         self.used.add(ask.key)
-        value = self.phase.choices[ask.key]
+        value = choices[ask.key]
+        if ask.field:
+            if value is None and not ask.forced:
+                return _ABSENT
+            if not isinstance(value, dict):
+                raise RecordError(self.phase.path + (ask.key,), ask.expected, value)
+            self.read.setdefault(ask.key, set()).add(ask.field)
+            if ask.field not in value:
+                if ask.forced:
+                    raise MissingDecision(self.phase.path + (ask.key,), self.phase.label, ask.context, ask.field)
+                return _ABSENT
+            value = value[ask.field]
         if value is None and ask.forced:
-            raise RecordError(self.phase.path + (ask.key,), ask.expected, None)
+            raise RecordError(self._path(ask), ask.expected, None)
         return _ABSENT if value is None else value
 
     def _path(self, ask: Ask, *more: object) -> tuple[object, ...]:
-        return self.phase.path + (ask.key,) + more
+        return self.phase.path + (ask.key,) + ((ask.field,) if ask.field else ()) + more
 
     def _one(self, ask: Ask, value: object, path: tuple[object, ...]) -> str:
         if isinstance(value, str) and value in ask.choices:
@@ -194,8 +284,29 @@ class RecordDecider:
         raise RecordError(path, expected, value)
 
     def player(self, ask: Ask) -> str | None:
+        if ask.again and ask.key in self.phase.choices:
+            waiting = self.phase.choices[ask.key]
+            if isinstance(waiting, str) and waiting not in ask.choices and ask.note(waiting) is None:
+                return None  # a player eliminated later in the phase, or an error when the phase closes
+        nth = self.asked.get(ask.key, 0)
+        self.asked[ask.key] = nth + 1
         value = self._get(ask)
-        return None if value is _ABSENT else self._one(ask, value, self._path(ask))
+        if isinstance(value, list) and ask.many:
+            # one answer per question under that key in the phase: [first, second]
+            if nth >= len(value):
+                raise RecordError(self._path(ask), f"une liste d'au moins {nth + 1} joueurs, un par question "
+                                  f"({ask.context})", value)  # fmt: skip
+            return self._one(ask, value[nth], self._path(ask, nth))
+        if nth and ask.many:
+            expected = f"[…] : une réponse par question, la {nth + 1}e : {ask.context}"
+            raise RecordError(self._path(ask), expected, value)
+        if value is _ABSENT or value is False and ask.again:
+            return None
+        if value is True and ask.again:
+            if len(ask.choices) == 1:
+                return ask.choices[0]
+            raise RecordError(self._path(ask), f"{ask.expected} : un de " + ", ".join(ask.choices), value)
+        return self._one(ask, value, self._path(ask))
 
     def pair(self, ask: Ask) -> tuple[str, str] | None:
         value = self._get(ask)
@@ -208,6 +319,38 @@ class RecordDecider:
         if first == second:
             raise RecordError(self._path(ask, 1), "un autre joueur que " + first, second)
         return first, second
+
+    def players(self, ask: Ask) -> tuple[str, ...] | None:
+        value = self._get(ask)
+        if value is _ABSENT:
+            return None
+        if not isinstance(value, list) or (ask.count is not None and len(value) != ask.count):
+            raise RecordError(self._path(ask), ask.expected, value)
+        out: list[str] = []
+        for i, item in enumerate(value):
+            name = self._one(ask, item, self._path(ask, i))
+            if name in out:
+                raise RecordError(self._path(ask, i), "des joueurs tous différents", name)
+            out.append(name)
+        return tuple(out)
+
+    def option(self, ask: Ask) -> Value | None:
+        value = self._get(ask)
+        if value is _ABSENT:
+            return None
+        for legal, _ in ask.options:
+            if type(value) is type(legal) and value == legal:
+                return legal
+        labels = ", ".join(f"{legal} ({label})" for legal, label in ask.options)
+        raise RecordError(self._path(ask), f"{ask.expected} : {labels}", value)
+
+    def yes(self, ask: Ask) -> bool:
+        value = self._get(ask)
+        if value is _ABSENT:
+            return False
+        if not isinstance(value, bool):
+            raise RecordError(self._path(ask), ask.expected, value)
+        return value
 
     def potions(self, ask: Ask) -> Potions | None:
         value = self._get(ask)
@@ -247,9 +390,11 @@ class RecordDecider:
         for voter, target in value.items():
             if voter not in legal:
                 # RULINGS thiercelieux 17: a ballot from a player who may not vote is an error
-                raise RecordError(
-                    self._path(ask, voter), "seuls votent les joueurs en vie : " + ", ".join(legal), voter
-                )
+                expected = "seuls votent les joueurs en vie : " + (", ".join(legal) or "personne")
+                note = ask.note(voter)
+                if note:
+                    expected += f" ; pas {voter} : {note}"
+                raise RecordError(self._path(ask, voter), expected, voter)
             if target is not None and (not isinstance(target, str) or target not in legal[voter]):
                 allowed = ", ".join(legal[voter]) or "personne"
                 raise RecordError(self._path(ask, voter), f"{ask.expected} ; pour {voter} : {allowed}", target)
@@ -266,6 +411,11 @@ class RecordDecider:
                 raise RecordError(
                     self.phase.path + (key,), "rien : ce choix n'a pas lieu d'être (" + why_not(key) + ")", value
                 )
+            if key in self.read and isinstance(value, dict):
+                for name, item in value.items():
+                    if name not in self.read[key]:
+                        raise RecordError(self.phase.path + (key, name), "rien : ce choix n'a pas lieu d'être ("
+                                          + why_not(f"{key}.{name}") + ")", item)  # fmt: skip
 
 
 def _flags(

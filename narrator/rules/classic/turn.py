@@ -20,6 +20,8 @@ class Turn:
     dead: list[str] = field(default_factory=list)
     learned: dict[str, dict[str, object]] = field(default_factory=dict)
     why: list[Reason] = field(default_factory=list)
+    replaced: set[str] = field(default_factory=set)  # the eliminated whose place and role the servante took
+    first_vote: bool = False  # the day's first vote is being counted (003, Ange: "le premier tour de vote")
     listener: Callable[[Reason], None] | None = None  # hears each reason as it happens (the table speaks it)
 
     def say(self, key: str, **params: object) -> None:
