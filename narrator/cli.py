@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     _session_arguments(play)
     play.add_argument("--journal", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)")
     play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
+    play.add_argument("--extra", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)")
+    play.add_argument("--groups", help="thiercelieux, avec le sectaire : le groupe de chaque joueur, Ana=1,Ben=2,…")
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument("journal", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)")
     resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
@@ -241,7 +243,16 @@ def _play_classic(args: argparse.Namespace) -> int:
         raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
     players = [p.strip() for p in args.players.split(",")]
     roles = [r.strip() for r in args.roles.split(",")]
-    return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal)
+    extra = [r.strip() for r in args.extra.split(",")] if args.extra else None
+    groups = None
+    if args.groups:
+        groups = {}
+        for item in args.groups.split(","):
+            name, _, group = item.partition("=")
+            if not group.strip().isdigit():
+                raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
+            groups[name.strip()] = int(group)
+    return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal, extra, groups)
 
 
 def _spoken(args: argparse.Namespace) -> int:

@@ -56,6 +56,8 @@ class ClassicSession(Host):
     players: tuple[str, ...]
     deal: tuple[str, ...]  # each seat's card
     options: Options
+    extra: tuple[str, ...] = ()  # the undealt cards (the voleur's two, the comédien's three)
+    groups: tuple[int, ...] = ()  # each seat's group, when the sectaire plays
     operator: Operator
     minutes: int | None = None  # the debate's length; None: the script's
 
@@ -81,7 +83,7 @@ class ClassicSession(Host):
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
-        record = Record(None, self.players, self.deal, self.options, ())
+        record = Record(None, self.players, self.deal, self.options, (), self.extra, self.groups)
         state = start(self.rules, record)
         number = 1
         while True:
@@ -96,7 +98,8 @@ class ClassicSession(Host):
         self._reached = (number - 1) * 2 + (1 if kind == "night" else 2)  # phases begun, for `record`
         self.label = f"{'nuit' if kind == 'night' else 'jour'} {number}"
         if kind == "night":
-            self._calls = [c for c in self.narration.calls if c.made(set(self.deal), number)]
+            in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
+            self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
             self._next, self._open, self._opened_at, self._morning_said = 0, None, 0.0, False
             self._speak(self.narration.first if number == 1 else self.narration.dusk)
         state, _ = play_phase(self.rules, state, kind, number, _Decider(self), self._heard)
@@ -118,10 +121,15 @@ class ClassicSession(Host):
         for answer in _inputs(self.events)[0]:
             kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
             _hold(phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind], answer)
+        deal: dict[str, object] = dict(zip(self.players, self.deal))
+        if self.extra:
+            deal["extra"] = list(self.extra)
+        if self.groups:
+            deal["groups"] = dict(zip(self.players, self.groups))
         return {
             "ruleset": "thiercelieux",
             "players": list(self.players),
-            "deal": dict(zip(self.players, self.deal)),
+            "deal": deal,
             "options": asdict(self.options),
             "phases": phases,
         }
@@ -169,6 +177,8 @@ class ClassicSession(Host):
                 self._enter_call(call)
                 return self._typed(ask), "operator"
             self._morning()
+        if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
+            return self._typed(ask), "rules"  # nothing to ask: the rules leave one choice
         if ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
             if ask.kind is Kind.BALLOTS:
                 return self._ballots(ask), "voice"

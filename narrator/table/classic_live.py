@@ -18,9 +18,21 @@ from narrator.table.live import Io, Options, guarded, open_io, renderer, script_
 from narrator.table.setup import SetupError
 
 
-def check_deal(players: list[str], roles: list[str], options: dict[str, bool] | None = None) -> Record:
-    """The table as a record checks it (names, one card a seat, the box's limits); `SetupError` if wrong."""
-    raw = {"players": players, "deal": dict(zip(players, roles)), "phases": []}
+def check_deal(
+    players: list[str],
+    roles: list[str],
+    options: dict[str, bool] | None = None,
+    extra: list[str] | None = None,
+    groups: dict[str, int] | None = None,
+) -> Record:
+    """The table as a record checks it (names, one card a seat, the box's limits, the undealt cards, the
+    sectaire's groups); `SetupError` if wrong."""
+    deal: dict[str, object] = dict(zip(players, roles))
+    if extra:
+        deal["extra"] = extra
+    if groups:
+        deal["groups"] = groups
+    raw: dict[str, object] = {"players": players, "deal": deal, "phases": []}
     if options:
         raw["options"] = options
     if len(roles) != len(players):
@@ -31,8 +43,9 @@ def check_deal(players: list[str], roles: list[str], options: dict[str, bool] | 
     try:
         return parse_record(load_classic(), raw)
     except RecordError as exc:
-        option = "--players" if exc.path[:1] == ("players",) else "--roles"
-        raise SetupError(f"{option} : {exc.describe()}") from None
+        where = {"players": "--players", "extra": "--extra", "groups": "--groups"}
+        key = exc.path[1] if exc.path[:1] == ("deal",) and len(exc.path) > 1 else exc.path[0] if exc.path else ""
+        raise SetupError(f"{where.get(str(key), '--roles')} : {exc.describe()}") from None
 
 
 def start_classic(
@@ -42,9 +55,11 @@ def start_classic(
     minutes: int | None = None,
     captain: bool = False,
     journal_path: str | None = None,
+    extra: list[str] | None = None,
+    groups: dict[str, int] | None = None,
 ) -> int:
     """A new classic game: the deal checked, its journal first, then the session."""
-    record = check_deal(players, roles, {"captain": True} if captain else None)
+    record = check_deal(players, roles, {"captain": True} if captain else None, extra, groups)
     if minutes is not None and not 1 <= minutes <= 60:
         raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
     header = {
@@ -53,6 +68,8 @@ def start_classic(
         "players": list(record.players),
         "roles": list(record.roles),
         "options": asdict(record.options),
+        "extra": list(record.extra),
+        "groups": dict(zip(record.players, record.groups)),
         "minutes": minutes,
         "voice": options.voice,
         "seed": None,
@@ -69,7 +86,13 @@ def resume_classic(path: Path, header: dict, events: list[dict], options: Option
     """A classic game the journal says did not end: its answers replayed, then on from there."""
     try:
         minutes = header["minutes"]
-        record = check_deal(list(header["players"]), list(header["roles"]), dict(header["options"]))
+        record = check_deal(
+            list(header["players"]),
+            list(header["roles"]),
+            dict(header["options"]),
+            list(header.get("extra") or []),
+            dict(header.get("groups") or {}),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         raise SetupError(f"{path} : en-tête de journal incomplet ou faux ({exc})") from None
     if header.get("script") != script_version(GAME):
@@ -117,6 +140,8 @@ def run_classic(
         players=record.players,
         deal=record.roles,
         options=record.options,
+        extra=record.extra,
+        groups=record.groups,
         operator=KeyboardOperator(read_line),
         minutes=minutes,
     )
