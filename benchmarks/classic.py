@@ -1,0 +1,154 @@
+"""The classic game: the engine's speed, and what a resumed or undone game costs at the table, in one run.
+
+Games: random legal Thiercelieux games (narrator.rules.classic.deal.random_record) dealing every
+character of 002 and 003, 6 to 14 players, played to their end.
+
+1. `narrator resolve` of those records: records and phases per second on one core.
+2. The table's « annule » and `narrator resume` replay every journaled answer through the engine,
+   silently, before going on. The longest game of the set is replayed through the table
+   (`ClassicSession`, nothing spoken) from its full journal, and compared with resolving the same
+   record: the ratio is what the table's replay adds to the engine; the time is how long the table
+   is silent after « annule » at the very end of that game, against a listening turn (8 s).
+
+Run: python benchmarks/classic.py [--games N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from narrator.resolve import resolve_record
+from narrator.rules.classic import Options
+from narrator.rules.classic.deal import random_record
+from narrator.script.classic import load_classic
+from narrator.script.classic_narration import load_narration
+from narrator.script.prompts import load_prompts
+from narrator.table.classic import ClassicSession
+from narrator.table.clock import FakeClock
+from narrator.table.host import LISTEN_S
+
+NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo", "Iris", "Jules", "Karl", "Lea", "Marc", "Nina"]
+
+
+def games(n: int, seed: int = 2026) -> list[dict]:
+    rules = load_classic()
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        players = rng.randint(6, len(NAMES))
+        record = random_record(rules, rng, players, len(out), names=NAMES[:players], max_phases=80)
+        if resolve_record(record)["camp"] is not None:
+            out.append(record)
+    return out
+
+
+def journal_of(record: dict) -> list[dict]:
+    """The journal the table would hold after playing `record`: one answer event per question."""
+    from narrator.rules.classic.engine import play_phase, start
+    from narrator.rules.classic.record import RecordDecider, parse_record
+
+    rules = load_classic()
+    parsed = parse_record(rules, record)
+    state = start(rules, parsed)
+    events: list[dict] = []
+    for phase in parsed.phases:
+        journaling = Journaling(RecordDecider(phase), phase.label, events)
+        state, _ = play_phase(rules, state, phase.kind, phase.number, journaling)
+    return events
+
+
+class Journaling:
+    """A record's answers, one journal event per question, as the table writes them."""
+
+    def __init__(self, decider: object, label: str, events: list[dict]) -> None:
+        self.decider, self.label, self.events = decider, label, events
+
+    def __getattr__(self, method: str):
+        def answer(ask):
+            value = getattr(self.decider, method)(ask)
+            self.events.append({"type": "answer", "phase": self.label, "key": ask.key, "value": _plain(value)})
+            return value
+
+        return answer
+
+
+def _plain(value: object) -> object:
+    """A typed answer as the table journals it (a record's value for that one question)."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: getattr(value, k) for k in value.__dataclass_fields__}  # type: ignore[union-attr]
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def replay(record: dict, events: list[dict]) -> float:
+    """Seconds the table takes to replay `events` of `record`, up to its verdict."""
+    deal = record["deal"]
+    players = tuple(record["players"])
+
+    class Nobody:
+        def parse(self, text: str, phase: str = "any") -> list:
+            return []
+
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=None,  # type: ignore[arg-type]  # nothing is said: see below
+        ear=None,
+        clock=FakeClock(),
+        parser=Nobody(),
+        phrases=lambda phase: [],
+        rules=load_classic(),
+        narration=load_narration(),
+        players=players,
+        deal=tuple(deal[p] for p in players),
+        options=Options(**record["options"]),
+        extra=tuple(deal.get("extra", ())),
+        groups=tuple(deal["groups"][p] for p in players) if "groups" in deal else (),
+        operator=None,  # type: ignore[arg-type]
+        minutes=1,
+    )
+    # what follows the last answer (the verdict) is said aloud at a table: here, to nobody
+    session._heard = lambda reason: None  # type: ignore[method-assign]
+    session._speak = lambda steps: None  # type: ignore[method-assign]
+    debates = [{"type": "debate_over", "day": d} for d in range(1, len(record["phases"]) + 1)]
+    start = time.perf_counter()
+    ending = session.run(debates + events)
+    took = time.perf_counter() - start
+    assert resolve_record(ending.record)["winners"] == resolve_record(record)["winners"]
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    args = parser.parse_args()
+    records = games(args.games)
+    phases = sum(len(r["phases"]) for r in records)
+    start = time.perf_counter()
+    for record in records:
+        resolve_record(record)
+    took = time.perf_counter() - start
+    print(f"{len(records)} jeux classiques, {phases} phases, tous les personnages de 002 et 003")
+    print(f"narrator resolve : {len(records) / took:,.0f} parties/s, {phases / took:,.0f} phases/s (un cœur)")
+    longest = max(records, key=lambda r: len(r["phases"]))
+    events = journal_of(longest)
+    runs = 20
+    engine = min(_timed(lambda: resolve_record(longest)) for _ in range(runs))
+    table = min(replay(longest, events) for _ in range(runs))
+    print(
+        f"partie la plus longue : {len(longest['phases'])} phases, {len(events)} réponses ; "
+        f"resolve {engine * 1000:.1f} ms, rejeu silencieux de la table {table * 1000:.1f} ms "
+        f"(× {table / engine:.1f} ; {LISTEN_S / table:,.0f} fois moins qu'un tour d'écoute de {LISTEN_S:.0f} s)"
+    )
+
+
+def _timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
