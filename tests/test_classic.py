@@ -307,7 +307,8 @@ def test_script_errors_are_all_reported_at_their_place() -> None:
     assert _problems(text) == [
         f"{FILE}:{_line(text, '  captain: false')}:3: options: clé manquante « witch_self_heal »",
         f"{FILE}:{_line(text, 'witch_heal')}:3: options.witch_heal: clé inconnue « witch_heal » ; attendu : une de "
-        "captain, comedien_cards_once, lovers_spare_each_other, salvateur_self, witch_self_heal",
+        "captain, comedien_cards_once, loners_block_village, lovers_spare_each_other, salvateur_self, "
+        "witch_self_heal",
         f"{FILE}:{_line(text, 'power: look')}:12: roles.voyante.power: attendu : une de "
         + ", ".join(p.value for p in Power)
         + ' ; trouvé : "look"',

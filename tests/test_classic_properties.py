@@ -223,7 +223,7 @@ def test_games_end_with_a_camp_or_go_on_consistently(record: dict) -> None:
         tuple(Camp(state["camps"][p]) for p in players),
         tuple(p in out["alive"] for p in players),
         lovers=tuple(state["lovers"]),
-        options=Options(),
+        options=Options(**record["options"]),  # the record's rule switches decide who has won
         charmed=tuple(state["charmed"]),
         groups=tuple(groups[p] for p in players) if groups else (),
         # the ange's win is his death at the start, which the table after it does not show

@@ -124,6 +124,7 @@ SCHEMA: dict[str, Any] = {
                 "lovers_spare_each_other": {"type": "boolean"},
                 "salvateur_self": {"type": "boolean"},
                 "comedien_cards_once": {"type": "boolean"},
+                "loners_block_village": {"type": "boolean"},
             },
             "required": [
                 "captain",
@@ -131,6 +132,7 @@ SCHEMA: dict[str, Any] = {
                 "lovers_spare_each_other",
                 "salvateur_self",
                 "comedien_cards_once",
+                "loners_block_village",
             ],
             "additionalProperties": False,
         },

@@ -205,6 +205,7 @@ def random_record(
             "lovers_spare_each_other": rng.random() < 0.8,
             "salvateur_self": rng.random() < 0.8,
             "comedien_cards_once": rng.random() < 0.8,
+            "loners_block_village": rng.random() < 0.8,
         },
         "phases": [],
     }

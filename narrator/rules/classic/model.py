@@ -127,6 +127,7 @@ class Options:
     lovers_spare_each_other: bool = True
     salvateur_self: bool = True
     comedien_cards_once: bool = True
+    loners_block_village: bool = True
 
 
 @dataclass(frozen=True, slots=True)

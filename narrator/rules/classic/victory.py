@@ -13,7 +13,8 @@ The order `check` tries the conditions in:
    player of the other group dead ("Il gagne si tous les joueurs de l'autre groupe sont morts").
 4. Every living player is of the village: no wolf, no lone character and no couple of opposite
    camps is left (003: "Le Village gagne quand tous les Loups sont morts"; the white wolf: RULINGS
-   8). Nobody left alive at all also reads so: the wolves are all dead, and a camp wins with its
+   8; the other lone characters unless options.loners_block_village is off). Nobody left alive at
+   all also reads so: the wolves are all dead, and a camp wins with its
    dead (RULINGS thiercelieux 7).
 5. The wolves' camp is at least as many as everyone else alive (003: "les Loups gagnent quand ils
    sont aussi nombreux que les villageois restants"; RULINGS thiercelieux 1), with one wolf left
@@ -28,6 +29,9 @@ from dataclasses import replace
 from narrator.rules.classic.model import Camp, State
 from narrator.rules.classic.turn import Turn
 
+# the lone characters who are no wolf: with options.loners_block_village off, they do not keep the
+# village from winning (the white wolf always does, RULINGS 8)
+LONERS = (Camp.ANGEL, Camp.PIPER, Camp.SECT)
 LONE_WINS = {
     Camp.ANGEL: "angel_wins",
     Camp.PIPER: "piper_wins",
@@ -53,7 +57,8 @@ def check(state: State) -> Camp | None:
             group = state.group_of(player)
             if all(not state.is_alive(p) for p in state.players if state.group_of(p) != group):
                 return Camp.SECT
-    if all(c is Camp.VILLAGE for c in camps):
+    village = {Camp.VILLAGE} if state.options.loners_block_village else {Camp.VILLAGE, *LONERS}
+    if all(c in village for c in camps):
         return Camp.VILLAGE
     wolves = sum(1 for c in camps if c is Camp.WOLVES)
     if wolves and wolves >= len(living) - wolves:
