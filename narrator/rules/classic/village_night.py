@@ -1,0 +1,263 @@
+"""The village's night powers: comédien, salvateur, voyante, renard, petite fille, sorcière, corbeau, pyromane.
+
+Each is one of the night's steps (classic/night.py, `STEPS`); what the night decides goes to `Dark`
+and is revealed in the morning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.dark import Dark, actor, holder, spare
+from narrator.rules.classic.death import spared_note
+from narrator.rules.classic.model import Role, State
+from narrator.rules.classic.turn import Turn
+
+HEAL, POISON = "heal", "poison"  # the sorcière's one-shot potions, in State.spent
+
+
+def perform(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 003, Comédien: "Trois cartes de personnages sont posées au centre. Chaque nuit, il en choisit une et
+    # en prend le pouvoir pour la nuit." Each card once (options.comedien_cards_once); he acts under
+    # that card's key when it wakes.
+    comedian = holder(turn, state, role.id)
+    if comedian is None:
+        return state
+    once = state.options.comedien_cards_once
+    left = [(i, c) for i, c in enumerate(state.extra) if not (once and f"{role.id}:{i}" in state.spent)]
+    if not left:
+        return state
+    ask = Ask(
+        role.id,
+        Kind.OPTION,
+        forced=False,
+        field="use",
+        context=f"le {role.name} {comedian} peut prendre le pouvoir d'une carte pour la nuit",
+        expected="{use: 0, 1 ou 2}, la carte dont il prend le pouvoir cette nuit"
+        + (" (chaque carte une fois)" if once else ""),
+        options=tuple((i, turn.name(c)) for i, c in left),
+    )
+    use = turn.decider.option(ask)
+    if use is None:
+        return state
+    card = state.extra[int(use)]
+    turn.say("perform", name=comedian, role=card)
+    return replace(state, spent=state.spent | {f"{role.id}:{use}"}, performing=(comedian, card))
+
+
+def protect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 003, Salvateur: "Chaque nuit, il protège un joueur de l'attaque des Loups-Garous. Il ne peut pas
+    # protéger deux fois de suite la même personne." Himself too (RULINGS 18; options.salvateur_self).
+    guard = actor(turn, state, dark, role)
+    target = None
+    if guard is not None:
+        notes: tuple[tuple[str, str], ...] = ()
+        refused = set()
+        if state.guarded is not None:
+            refused.add(state.guarded)
+            notes += ((state.guarded, "protégé la nuit dernière (003 : « pas deux fois de suite »)"),)
+        if not state.options.salvateur_self:
+            refused.add(guard)
+            notes += ((guard, "lui-même (options.salvateur_self)"),)
+        ask = Ask(
+            role.id,
+            Kind.PLAYER,
+            forced=False,
+            context=f"le {role.name} {guard} se réveille",
+            expected=f"le joueur que le {role.name} protège cette nuit, un joueur en vie",
+            choices=tuple(p for p in state.living() if p not in refused),
+            notes=notes,
+        )
+        target = turn.decider.player(ask)
+        if target is not None:
+            turn.say("guarded", name=target)
+    dark.guarded = target
+    return replace(state, guarded=target)
+
+
+def see(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 002: "Chaque nuit, elle découvre la vraie personnalité d'un joueur de son choix."
+    seer = actor(turn, state, dark, role)
+    if seer is None:
+        return state
+    ask = Ask(
+        role.id,
+        Kind.PLAYER,
+        forced=False,
+        context=f"la {role.name} {seer} se réveille",
+        expected=f"le joueur dont la {role.name} découvre le rôle, un autre joueur en vie",
+        choices=tuple(p for p in state.living() if p != seer),
+        notes=((seer, "elle-même"),),
+    )
+    target = turn.decider.player(ask)
+    if target is not None:
+        seen = state.role_of(target)
+        turn.tell(seer, target, seen)
+        turn.say("seen", name=target, role=seen)
+    return state
+
+
+def sniff(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 003, Renard: "Il flaire un groupe de trois joueurs voisins. Si aucun Loup-Garou ne s'y trouve, il
+    # perd son pouvoir." The record names the middle one (formats); neighbours skip the dead (RULINGS 11).
+    fox = actor(turn, state, dark, role)
+    if fox is None or role.id in state.spent:
+        return state
+    ask = Ask(
+        role.id,
+        Kind.PLAYER,
+        forced=False,
+        context=f"le {role.name} {fox} se réveille",
+        expected="le joueur au milieu des trois voisins que le renard flaire, un joueur en vie",
+        choices=tuple(state.living()),
+    )
+    middle = turn.decider.player(ask)
+    if middle is None:
+        return state
+    near = [state.neighbour(middle, -1), middle, state.neighbour(middle, 1)]
+    group = [p for p in state.players if p in near]  # seating order, each once
+    found = any(turn.rules.is_wolf(state, p) for p in group)
+    turn.tell(fox, "wolf_in_group", found)
+    turn.say("sniff_yes" if found else "sniff_no", names=group)
+    if not found:
+        state = replace(state, spent=state.spent | {role.id})
+    return state
+
+
+def spy(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 002: "Si elle se fait surprendre par un des Loups-Garous, elle meurt immédiatement (en silence),
+    # à la place de la victime désignée." (RULINGS thiercelieux 5)
+    girl = actor(turn, state, dark, role)
+    if girl is None or not any(turn.rules.is_wolf(state, p) for p in state.living()):
+        return state
+    ask = Ask(
+        role.id,
+        Kind.SPY,
+        forced=False,
+        context=f"la {role.name} {girl} peut espionner les loups-garous",
+        expected="{spied: true ou false, caught: true ou false} ; surprise seulement si elle espionne",
+    )
+    spy = turn.decider.spy(ask)
+    if spy is not None and spy.caught:
+        dark.victim, dark.caught = girl, True
+    elif spy is not None and spy.spied:
+        turn.say("spied", name=girl)
+    return state
+
+
+def potions(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 002: "La Sorcière doit utiliser chaque potion 1 seule fois dans la partie. Elle peut se servir
+    # des ses 2 potions la même nuit."
+    witch = actor(turn, state, dark, role)
+    if witch is None:
+        return state
+    heal: str | None = None
+    if HEAL in state.spent:
+        no_heal = "la potion de guérison est déjà utilisée"
+    elif dark.victim is None:
+        no_heal = "les loups-garous n'ont tué personne cette nuit"
+    elif dark.victim == witch and not state.options.witch_self_heal:
+        no_heal = "la sorcière ne peut pas se guérir elle-même (options.witch_self_heal)"
+    else:
+        heal, no_heal = dark.victim, ""
+    notes: tuple[tuple[str, str], ...] = ()
+    if POISON in state.spent:
+        poison: tuple[str, ...] = ()
+        no_poison = "la potion d'empoisonnement est déjà utilisée"
+    else:
+        spared = spare(state, witch)
+        # the pack's victim is already dying (or being saved): the poison is for someone else
+        poison = tuple(p for p in state.living() if p not in (dark.victim, spared))
+        no_poison = "personne à empoisonner"
+        if dark.victim is not None:
+            notes += ((dark.victim, "la victime des loups-garous, qui meurt déjà ou que la potion de vie sauve"),)
+        notes += spared_note(spared)
+    ask = Ask(
+        role.id,
+        Kind.POTIONS,
+        forced=False,
+        context=f"la {role.name} {witch} se réveille",
+        expected="{heal: true ou false, poison: un joueur ou null}",
+        choices=poison,
+        notes=notes,
+        heal=heal,
+        no_heal=no_heal,
+        no_poison=no_poison,
+    )
+    used = turn.decider.potions(ask)
+    if used is None:
+        return state
+    if used.heal and heal is not None:
+        dark.healed = True
+        state = replace(state, spent=state.spent | {HEAL})
+        turn.say("healed", name=heal)
+    if used.poison is not None:
+        dark.poisoned = used.poison
+        state = replace(state, spent=state.spent | {POISON})
+    return state
+
+
+def mark(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 003, Corbeau: "Chaque nuit, il désigne un joueur qui commencera le vote du lendemain avec deux voix
+    # contre lui."
+    raven = actor(turn, state, dark, role)
+    if raven is None:
+        return state
+    spared = spare(state, raven)
+    ask = Ask(
+        role.id,
+        Kind.PLAYER,
+        forced=False,
+        context=f"le {role.name} {raven} se réveille",
+        expected="le joueur qui commencera le vote de demain avec deux voix contre lui, un joueur en vie",
+        choices=tuple(p for p in state.living() if p != spared),
+        notes=spared_note(spared),
+    )
+    target = turn.decider.player(ask)
+    if target is None:
+        return state
+    turn.say("raven", name=target)
+    return replace(state, raven=target)
+
+
+def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
+    # 003, Pyromane: "il asperge des joueurs d'essence puis peut y mettre le feu." Each night he douses
+    # one player ({douse: X}) or sets every living doused player on fire ({ignite: true}), once a game.
+    pyro = actor(turn, state, dark, role)
+    if pyro is None or role.id in state.spent:
+        return state
+    context = f"le {role.name} {pyro} se réveille"
+    if any(state.is_alive(p) for p in state.doused):
+        ask = Ask(
+            role.id,
+            Kind.YES_NO,
+            forced=False,
+            field="ignite",
+            context=context,
+            expected="{ignite: true} : il met le feu aux joueurs aspergés (une fois par partie)",
+        )
+        if turn.decider.yes(ask):
+            dark.fire = True
+            turn.say("ignite")
+            return replace(state, spent=state.spent | {role.id})
+    spared = spare(state, pyro)
+    notes = ((pyro, "lui-même"),) + tuple((p, "déjà aspergé") for p in state.doused) + spared_note(spared)
+    choices = tuple(p for p in state.living() if p not in (pyro, spared) and p not in state.doused)
+    if not choices:
+        return state
+    ask = Ask(
+        role.id,
+        Kind.PLAYER,
+        forced=False,
+        field="douse",
+        context=context,
+        expected="{douse: X} : le joueur que le pyromane asperge d'essence, un autre joueur en vie",
+        choices=choices,
+        notes=notes,
+    )
+    target = turn.decider.player(ask)
+    if target is None:
+        return state
+    turn.say("doused", name=target)
+    return replace(state, doused=state.doused + (target,))
