@@ -590,3 +590,20 @@ def test_the_voleurs_cards_and_the_sectaires_groups_are_checked(
     assert run.returncode == 2, run.stdout
     assert message in run.stderr, run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_one_keyboard_for_the_operator_and_the_table(tmp_path: Path) -> None:
+    # --ear keyboard: the operator's night choices and the table's day answers are typed in turn
+    typed = CLI_OPERATOR + "\n".join(CLI_VOICES + ["oui"]) + "\n"
+    run = subprocess.run(
+        [sys.executable, "-m", "narrator", "play", "thiercelieux", "--players", CLI_PLAYERS, "--roles", CLI_ROLES]
+        + ["--ear", "keyboard", "--no-wait", "--wav", str(tmp_path / "n.wav")],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NARRATOR_STATE_DIR": str(tmp_path)},
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+    assert "Votre réponse ()" not in run.stdout + run.stderr  # the operator is prompted by his own screen

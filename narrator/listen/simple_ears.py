@@ -62,10 +62,7 @@ class KeyboardEar:
 
     def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
         """The next line typed within `timeout_s`; EOFError at the end of input."""
-        if self._reader is None:
-            # A thread, so that a turn can time out (the day timer keeps running) on any stream.
-            self._reader = threading.Thread(target=self._read, name="narrator-keyboard", daemon=True)
-            self._reader.start()
+        self._start()
         if tuple(phrases) != self._prompted:  # not again after a mere timeout on the same question
             examples = ", ".join(list(phrases)[:EXAMPLES]) + (", …" if len(phrases) > EXAMPLES else "")
             print(f"Votre réponse ({examples}) > ", end="", file=self.out, flush=True)
@@ -80,6 +77,22 @@ class KeyboardEar:
             raise EOFError("fin de la saisie au clavier")
         text = unicodedata.normalize("NFC", line).strip()
         return Heard(text) if text else None
+
+    def read_line(self) -> str:
+        """The next line, whenever it is typed, with no prompt of its own (the classic game's operator
+        types on the same keyboard and is prompted by his screen); EOFError at the end of input."""
+        self._start()
+        line = self._lines.get()
+        if line is None:
+            self._lines.put(None)
+            raise EOFError("fin de la saisie au clavier")
+        return unicodedata.normalize("NFC", line).strip()
+
+    def _start(self) -> None:
+        if self._reader is None:
+            # A thread, so that a turn can time out (the day timer keeps running) on any stream.
+            self._reader = threading.Thread(target=self._read, name="narrator-keyboard", daemon=True)
+            self._reader.start()
 
     def close(self) -> None:
         """Nothing to release (the reader thread ends with the program)."""

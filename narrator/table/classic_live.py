@@ -124,7 +124,7 @@ def run_classic(
     spoken = Voice(renderer(options.voice).render, io.speaker, load_earcons())  # type: ignore[arg-type]
     ear = io.ear
     # one keyboard for the table's typed answers and the operator's: the lines are read in turn
-    read_line = (lambda: _typed(ear)) if isinstance(ear, KeyboardEar) else None
+    read_line = ear.read_line if isinstance(ear, KeyboardEar) else None
     session = ClassicSession(
         prompts=load_prompts(),
         voice=spoken,
@@ -153,8 +153,3 @@ def run_classic(
         print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
     return guarded(play, journal, io)
-
-
-def _typed(ear: object) -> str:
-    heard = ear.listen((), 24 * 3600)  # type: ignore[attr-defined]
-    return heard.text if heard is not None else ""

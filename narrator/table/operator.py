@@ -63,7 +63,7 @@ class KeyboardOperator:
                 self.show(f"Pas de potion de vie : {ask.no_heal}.")
             poison = None
             if ask.choices:
-                poison = self._player(ask, "Potion de mort pour qui ? (Entrée : personne)", ask.choices, optional=True)
+                poison = self._player(ask, "Potion de mort pour qui ?", ask.choices, optional=True)
             else:
                 self.show(f"Pas de potion de mort : {ask.no_poison}.")
             return {"heal": heal, "poison": poison}
