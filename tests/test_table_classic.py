@@ -607,3 +607,24 @@ def test_one_keyboard_for_the_operator_and_the_table(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
     assert "Votre réponse ()" not in run.stdout + run.stderr  # the operator is prompted by his own screen
+
+
+def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) -> None:
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create({"game": "thiercelieux"}, path)
+    at = VOICES.index("on vote")  # cut in day 1's debate, before « on vote »
+    session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
+    with pytest.raises(EOFError):
+        session.run()
+    journal.append({"type": "tick", "phase": "debate", "left": 42.0})  # the heartbeat's last beat
+    journal.close()
+    _, events, _ = read_journal(path)
+    journal = Journal(path)
+    resumed, speaker, _ = classic_table(NIGHTS[len(operator.asked) :], VOICES[at:], journal)
+    ending = resumed.run(events)
+    journal.close()
+    assert ending.record == RECORD
+    lines = said(speaker)
+    assert "On reprend. Il reste 42 secondes." in lines
+    # day 1's debate goes on without its opening; day 2's opens as usual
+    assert sum(line.startswith("Le village débat des suspects") for line in lines) == 1

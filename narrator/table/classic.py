@@ -83,6 +83,7 @@ class ClassicSession(Host):
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
+        self._debate_left = _debate_left(self.events)
         record = Record(None, self.players, self.deal, self.options, (), self.extra, self.groups)
         state = start(self.rules, record)
         number = 1
@@ -338,13 +339,18 @@ class ClassicSession(Host):
         return None
 
     def _debate(self) -> None:
+        """The debate's timer; a resumed game goes on with the time that was left (the heartbeat's)."""
         minutes = self.minutes or self.narration.minutes
-        self.voice.tell(*self.narration.debate_opening(minutes))
+        left, self._debate_left = self._debate_left, None
+        if left is None:
+            self.voice.tell(*self.narration.debate_opening(minutes))
+        else:
+            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         reminders = sorted(
             ((r.left, to_items([r.line])) for r in self.narration.reminders if r.left < minutes * 60),
             key=lambda r: -r[0],
         )
-        self.debate(Plan([], [], minutes, reminders, []))
+        self.debate(Plan([], [], minutes, reminders, []), left)
         self._record({"type": "debate_over", "day": self.number})
         self.voice.tell(*self.narration.vote)
 
@@ -390,6 +396,20 @@ def _spoken_note(ask: Ask, player: str) -> str | None:
     """Why the rules refuse `player` here, as said aloud: the note without its rulebook reference."""
     note = ask.note(player)
     return note.split(" (")[0] if note else None
+
+
+def _debate_left(events: list[dict]) -> float | None:
+    """The time a debate cut short had left (its last heartbeat, plus « encore une minute »), if one was."""
+    left = None
+    for event in events:
+        kind = event["type"]
+        if kind == "tick" and event.get("phase") == "debate":
+            left = float(event["left"])
+        elif kind == "more_time" and left is not None:
+            left += event["seconds"]
+        elif kind in ("debate_over", "answer"):
+            left = None
+    return left
 
 
 def _inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
