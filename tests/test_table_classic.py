@@ -628,3 +628,12 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     assert "On reprend. Il reste 42 secondes." in lines
     # day 1's debate goes on without its opening; day 2's opens as usual
     assert sum(line.startswith("Le village débat des suspects") for line in lines) == 1
+
+
+def test_help_says_what_the_classic_table_understands() -> None:
+    voices = list(VOICES)
+    voices.insert(voices.index("dan est élu capitaine"), "qu'est-ce que je peux dire")
+    session, speaker, _ = classic_table(NIGHTS, voices)
+    assert session.run().record == RECORD
+    helped = next(line for line in said(speaker) if line.startswith("À tout moment"))
+    assert "« Alice vote contre Bob »" in helped and "voix pour" not in helped and "mangemort" not in helped

@@ -45,6 +45,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "ballot_refused": {"voter", "target", "why"},
     "not_a_target": set(),
     "characters_in_play": {"characters"},
+    "help_classic": set(),
     "not_understood": {"text"},
     "not_heard": set(),
     "keyboard": set(),

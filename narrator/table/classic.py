@@ -354,6 +354,8 @@ class ClassicSession(Host):
         self._record({"type": "debate_over", "day": self.number})
         self.voice.tell(*self.narration.vote)
 
+    help_key = "help_classic"
+
     # -- « rappelle les personnages », « annule » ---------------------------------------------
 
     def legend_lines(self) -> list[Line]:

@@ -65,6 +65,8 @@ class Host:
             keyboard=self.keyboard,
         )
 
+    help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
+
     def legend_lines(self) -> list[Line]:
         """What « rappelle les personnages » says."""
         return []
@@ -146,7 +148,7 @@ class Host:
         elif command.command == "legend":
             self.voice.tell(*self.legend_lines())
         elif command.command == "help":
-            self.voice.tell(self.prompts.line("help"))
+            self.voice.tell(self.prompts.line(self.help_key))
         elif command.command == "undo":
             if not self.can_undo():
                 self.voice.tell(self.prompts.line("nothing_to_undo"))
