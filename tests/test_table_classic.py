@@ -29,7 +29,7 @@ from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal
-from narrator.table.operator import ScriptedOperator
+from narrator.table.operator import OperatorUndo, ScriptedOperator
 from narrator.table.voice import Voice
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus"]
@@ -637,3 +637,54 @@ def test_help_says_what_the_classic_table_understands() -> None:
     assert session.run().record == RECORD
     helped = next(line for line in said(speaker) if line.startswith("À tout moment"))
     assert "« Alice vote contre Bob »" in helped and "voix pour" not in helped and "mangemort" not in helped
+
+
+def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice() -> None:
+    class Correcting(ScriptedOperator):
+        def answer(self, ask, phase):
+            if (phase, ask.key) == ("nuit 1", "petite_fille") and not self.corrected:
+                self.corrected = True
+                raise OperatorUndo()  # « annule » typed in the wolves' call: the voyante's entry again
+            return super().answer(ask, phase)
+
+    answers = list(NIGHTS)
+    answers[1:2] = [("voyante", "Ben"), ("voyante", "Ana")]  # a slip, then the right one after « annule »
+    session, speaker, _ = classic_table([], VOICES)
+    operator = Correcting(answers)
+    operator.corrected = False
+    session.operator = operator
+    ending = session.run()
+    assert ending.record == RECORD
+    assert "Annulé : « voyante » sera demandé à nouveau." in operator.shown
+    lines = [line_id for _, line_id, _ in speaker.heard]
+    for line in ("voyante_wake", "voyante_sleep", "loups_wake", "cupidon_wake", "lovers_wake"):
+        assert lines.count(line) == (2 if line.startswith(("voyante", "loups")) else 1), line  # nights 1 and 2
+    # the voyante's call still lasts its usual length: no second wait for the replayed part
+    starts = [at for at, line_id, _ in speaker.heard if line_id in ("voyante_wake", "voyante_sleep")]
+    call = next(c for c in load_narration().calls if "voyante" in c.roles)
+    assert starts[1] - starts[0] == pytest.approx(starts[3] - starts[2])
+    assert starts[1] - starts[0] < 2 * call.wait
+
+
+def test_the_operator_cannot_take_back_what_the_table_said() -> None:
+    class Eager(ScriptedOperator):
+        def answer(self, ask, phase):
+            if phase == "nuit 1" and ask.key == "cupidon" and not self.tried:
+                self.tried = True
+                raise OperatorUndo()  # nothing entered yet this night
+            return super().answer(ask, phase)
+
+    session, _, _ = classic_table([], VOICES)
+    operator = Eager(NIGHTS)
+    operator.tried = False
+    session.operator = operator
+    assert session.run().record == RECORD
+    assert any(s.startswith("Rien à annuler") for s in operator.shown)
+
+
+def test_annule_on_the_operators_keyboard() -> None:
+    ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
+    operator, screen = keyboard("annule")
+    with pytest.raises(OperatorUndo):
+        operator.answer(ask, "nuit 1")
+    assert "« annule » reprend votre choix précédent" in screen.getvalue()

@@ -35,7 +35,7 @@ from narrator.script.classic_narration import Call, Narration
 from narrator.table.announcer import Plan, to_items
 from narrator.table.host import Host, Undo
 from narrator.table.journal import JournalError
-from narrator.table.operator import Operator
+from narrator.table.operator import Operator, OperatorUndo
 
 _NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
 
@@ -74,12 +74,14 @@ class ClassicSession(Host):
                 continue
 
     @cached_property
-    def aloud(self) -> Rules:
+    def aloud_rules(self) -> Rules:
         """The rules whose sentences are said aloud: the script's `reworded` ones in place of `texts`."""
         return replace(self.rules, texts={**self.rules.texts, **self.narration.reworded})
 
     def _play(self) -> Ending:
         answers, pending = _inputs(self.events)
+        self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
+        self._mute = getattr(self, "_mute", 0)
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
@@ -151,7 +153,11 @@ class ClassicSession(Host):
             except RecordError as exc:
                 raise JournalError(f"réponse du journal refusée : {exc.describe()}") from None
         while True:
-            value, by = self._ask(ask)
+            try:
+                value, by = self._ask(ask)
+            except OperatorUndo:
+                self._take_back()
+                continue
             try:
                 checked = self._check(ask, method, value)
             except RecordError as exc:
@@ -164,6 +170,19 @@ class ClassicSession(Host):
                 event["field"] = ask.field
             self._record(event)
             return checked
+
+    def _take_back(self) -> None:
+        """The operator's « annule »: his last entry of this phase is asked again. The game replays without
+        it, and what the table already heard is not said again (the same words come in the same order)."""
+        answers, pending = _inputs(self.events)
+        last = answers[-1] if answers else None
+        if pending or last is None or last.get("by") != "operator" or last["phase"] != self.label:
+            self.operator.show("Rien à annuler : aucun choix entré à l'écran depuis le début de cette phase.")
+            return
+        self._record({"type": "undo"})
+        self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
+        self._mute = self._said
+        raise Undo()
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
@@ -208,8 +227,8 @@ class ClassicSession(Host):
         if self._open is None:
             return
         call = self._calls[self._open]
-        if not self._replay:
-            self.clock.sleep_until(self._opened_at + call.wait)  # the call lasts as long as a dead role's
+        if not self._replay and self._said >= self._mute:  # its sleep line will be heard: keep the call's length
+            self.clock.sleep_until(self._opened_at + call.wait)  # as long as a dead role's
         self._speak(call.sleep)
         self._open = None
 
@@ -228,19 +247,23 @@ class ClassicSession(Host):
     # -- what is said -----------------------------------------------------------------------
 
     def _speak(self, steps: tuple[Line | Wait, ...] | list[Line | Wait]) -> None:
-        if not self._replay:
+        if self._aloud():
             self.voice.play(to_items(steps))
+
+    def _aloud(self) -> bool:
+        """Whether the next line of the night or of the engine is said: not while replaying the journal,
+        nor again after the operator's « annule » (those lines come back in the same order)."""
+        self._said += 1
+        return not self._replay and self._said > self._mute
 
     def _heard(self, reason: Reason) -> None:
         """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
-        if self._replay:
-            return
         if reason.key in self.narration.public:
-            text = say(self.aloud, reason)
             if self.kind == "night" and not self._morning_said:
                 self._morning()
-            self.voice.tell(Line(reason.key + "*", text))
-        else:
+            if self._aloud():
+                self.voice.tell(Line(reason.key + "*", say(self.aloud_rules, reason)))
+        elif not self._replay:
             self.operator.show(say(self.rules, reason))
 
     # -- the day's spoken decisions ---------------------------------------------------------

@@ -3,7 +3,8 @@
 003: "Le narrateur ne joue pas : il mène la partie. Il est le seul à connaître tous les rôles, et
 le seul à manipuler le téléphone." The operator reads plain lines (a screen reader reads them
 too: no colours, no cursor tricks, every choice numbered) and types the answer: a name or its
-number, "o" or "n", Entrée alone for "nothing". Nothing here is ever spoken aloud.
+number, "o" or "n", Entrée alone for "nothing", « annule » to take back the previous entry of the
+phase. Nothing here is ever spoken aloud.
 
 An answer is returned in the shape a game record gives it (formats/game-record.md), so the
 table checks it with the record's own rules and journals it as it is.
@@ -22,6 +23,13 @@ import yaml
 from narrator.rules.classic.asks import Ask, Kind
 
 YES = ("o", "oui", "y", "yes")
+UNDO = ("annule", "annuler", "retour")
+
+
+class OperatorUndo(Exception):
+    """The operator typed « annule »: his previous entry of this phase is to be asked again."""
+
+
 NO = ("n", "non", "no")
 
 
@@ -41,11 +49,15 @@ class KeyboardOperator:
     def __init__(self, read_line: Callable[[], str] | None = None, out: TextIO | None = None) -> None:
         self.read_line = read_line or _stdin_line
         self.out = out if out is not None else sys.stdout
+        self.hinted = False
 
     def show(self, text: str) -> None:
         print(f"[opérateur] {text}", file=self.out, flush=True)
 
     def answer(self, ask: Ask, phase: str) -> object:
+        if not self.hinted:
+            self.show("À chaque question, « annule » reprend votre choix précédent de la même phase.")
+            self.hinted = True
         self.show(f"{phase} : {ask.context}.")
         if ask.kind is Kind.PLAYER:
             return self._player(ask, ask.expected, ask.choices)
@@ -140,7 +152,10 @@ class KeyboardOperator:
 
     def _line(self, prompt: str) -> str:
         print(f"[opérateur] {prompt}", end="", file=self.out, flush=True)
-        return self.read_line().strip()
+        text = self.read_line().strip()
+        if text.lower() in UNDO:
+            raise OperatorUndo()
+        return text
 
 
 def pick(text: str, choices: tuple[str, ...]) -> str:
