@@ -1,0 +1,101 @@
+"""Kill a scripted classic game (`narrator play thiercelieux`) with SIGKILL after its journal reached some
+event, resume it with what was not yet typed or said, compare with the uninterrupted game.
+
+Used by tests/test_crash.py (a few points) and benchmarks/crash.py (random points)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from narrator.table.journal import read_journal
+
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
+ROLES = ["loup", "voyante", "sorciere", "chasseur", "villageois"]
+# the operator's lines for each night entry: the voyante looks at Ana, the pack devours Eva, no potion
+TYPED = {"voyante": ["1"], "loup": ["Eva"], "sorciere": ["n", ""]}
+VOTES = {"Ana": "Dan", "Ben": "Dan", "Cleo": "Dan", "Dan": "Ana"}  # Dan, the hunter, is voted out…
+SHOT = "ana"  # …and shoots Ana, the last wolf
+
+
+def inputs(events: list[dict]) -> tuple[str, list[str]]:
+    """What the operator still has to type and the table still has to say, given the journal so far."""
+    answered = {e["key"] for e in events if e["type"] == "answer"}
+    answered -= {e["key"] for e in events if e["type"] == "undo"}  # (none in this game)
+    typed = [line for key, lines in TYPED.items() if key not in answered for line in lines]
+    said: list[str] = []
+    if not any(e["type"] == "debate_over" for e in events):
+        said.append("on vote")
+    if "votes" not in answered:
+        voted = {e["voter"] for e in events if e["type"] == "vote_input"}
+        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
+        said.append("oui")
+    if "chasseur" not in answered:
+        said += [f"je tire sur {SHOT}", "oui"]
+    return "".join(line + "\n" for line in typed), said
+
+
+def command(tmp: Path, journal: Path, said: list[str], resume: bool) -> list[str]:
+    script = tmp / f"voix-{time.monotonic_ns()}.txt"
+    script.write_text("\n".join(said) + "\n", encoding="utf-8")
+    common = ["--ear", f"script:{script}", "--no-wait", "--wav", str(tmp / "out.wav")]
+    if resume:
+        return [sys.executable, "-m", "narrator", "resume", str(journal), *common]
+    table = ["--players", ",".join(PLAYERS), "--roles", ",".join(ROLES), "--minutes", "2"]
+    return [sys.executable, "-m", "narrator", "play", "thiercelieux", *table, "--journal", str(journal), *common]
+
+
+def confirmed(journal: Path) -> list[dict]:
+    """Each answer the game used and its outcome, without times: what must be neither lost nor doubled."""
+    _, events, _ = read_journal(journal)
+    return [
+        {k: v for k, v in e.items() if k not in ("at_time", "by")} for e in events if e["type"] in ("answer", "outcome")
+    ]
+
+
+def play_through(tmp: Path, env: dict) -> list[dict]:
+    journal = tmp / "whole-classic.jsonl"
+    typed, said = inputs([])
+    run = subprocess.run(
+        command(tmp, journal, said, False), input=typed, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    return confirmed(journal)
+
+
+def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
+    """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
+    journal = tmp / f"crash-classic-{after_events}-{time.monotonic_ns()}.jsonl"
+    typed, said = inputs([])
+    process = subprocess.Popen(
+        command(tmp, journal, said, False),
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdin is not None
+    process.stdin.write(typed)
+    process.stdin.close()
+    seen = 0
+    while process.poll() is None:
+        if journal.exists():
+            seen = journal.read_bytes().count(b"\n") - 1  # less the header
+            if seen >= after_events:
+                os.kill(process.pid, signal.SIGKILL)
+                break
+        time.sleep(0.001)
+    process.wait()
+    _, events, _ = read_journal(journal)
+    if not any(e["type"] == "outcome" for e in events):
+        typed, said = inputs(events)
+        run = subprocess.run(
+            command(tmp, journal, said, True), input=typed, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert run.returncode == 0, run.stderr
+    return confirmed(journal), seen
