@@ -56,7 +56,7 @@ def test_the_setup_asks_everything_and_takes_corrections() -> None:
     assert table.players == ["Ana", "Benoît", "Chloé", "David"]
     assert table.roles == ["mangemort", "mangemort", "hermione", "sirius", "harry", "eleve", "eleve"]
     said = [text for _, _, text in speaker.heard]
-    assert "Ce jeu n'est pas encore prêt. Choisissez Poudlard, ou Loup-Garou pour une nuit." in said
+    assert any(line.startswith("Thiercelieux se prépare à l'écran, par l'opérateur") for line in said)
     assert "Il faut entre 3 et 13 joueurs." in said
     assert "Il y a déjà un joueur nommé Ana. Choisis un autre nom." in said
     assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : Mangemort, Mangemort")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 __all__ = ["COMMANDS", "FIELDS", "GAMES", "SETTINGS", "SETUP_COMMANDS", "Command"]
 
-# the games a table may choose by voice (choose_game's `game`); thiercelieux has no script yet
+# the games a table may choose by voice (choose_game's `game`); thiercelieux is set up by its operator
 GAMES = ("onuw", "poudlard", "thiercelieux")
 
 # command -> the fields it carries, in JSON order; commands not listed carry none
