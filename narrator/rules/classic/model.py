@@ -102,9 +102,9 @@ class Cause(str, Enum):
 
 # Wolf attacks (003: "dévoré"): what the salvateur and the ancien's life stop, what wounds with the sword.
 DEVOURING = frozenset({Cause.DEVOURED, Cause.GREEDY, Cause.BETRAYED})
-# Deaths at the village's hand (RULINGS thiercelieux 9: "its vote, the witch's poison or the hunter's
-# shot"); the pyromane is one of the village's characters (003), his fire counts too.
-BY_THE_VILLAGE = frozenset({Cause.VOTED, Cause.POISONED, Cause.SHOT, Cause.BURNED})
+# Deaths at the village's hand, as RULINGS thiercelieux 9 lists them: "its vote, the witch's poison or
+# the hunter's shot". The pyromane's fire is not in the list, so it does not set off the ancien's curse.
+BY_THE_VILLAGE = frozenset({Cause.VOTED, Cause.POISONED, Cause.SHOT})
 
 
 @dataclass(frozen=True, slots=True)
