@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from narrator.listen.commands import Command
 from narrator.rules.classic import Options, Rules, State, play_phase, start
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.model import Reason
@@ -30,14 +29,14 @@ from narrator.rules.classic.record import Phase, Record, RecordDecider
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
 from narrator.script.announce import Line, Wait
-from narrator.script.classic import join_names, say
+from narrator.script.classic import say
 from narrator.script.classic_narration import Call, Narration
-from narrator.table.announcer import Plan, to_items
+from narrator.table.announcer import to_items
+from narrator.table.classic_day import SpokenDay
+from narrator.table.classic_journal import debate_left, hold, inputs
 from narrator.table.host import Host, Undo
 from narrator.table.journal import JournalError
 from narrator.table.operator import Operator, OperatorUndo
-
-_NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class Ending:
 
 
 @dataclass(kw_only=True)
-class ClassicSession(Host):
+class ClassicSession(Host, SpokenDay):
     rules: Rules
     narration: Narration
     players: tuple[str, ...]
@@ -79,13 +78,13 @@ class ClassicSession(Host):
         return replace(self.rules, texts={**self.rules.texts, **self.narration.reworded})
 
     def _play(self) -> Ending:
-        answers, pending = _inputs(self.events)
+        answers, pending = inputs(self.events)
         self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
         self._mute = getattr(self, "_mute", 0)
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
-        self._debate_left = _debate_left(self.events)
+        self._debate_left = debate_left(self.events)
         record = Record(None, self.players, self.deal, self.options, (), self.extra, self.groups)
         state = start(self.rules, record)
         number = 1
@@ -121,9 +120,9 @@ class ClassicSession(Host):
         phases: list[dict[str, dict[str, object]]] = [
             {"night" if i % 2 == 0 else "day": {}} for i in range(self._reached)
         ]
-        for answer in _inputs(self.events)[0]:
+        for answer in inputs(self.events)[0]:
             kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
-            _hold(phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind], answer)
+            hold(phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind], answer)
         deal: dict[str, object] = dict(zip(self.players, self.deal))
         if self.extra:
             deal["extra"] = list(self.extra)
@@ -174,7 +173,7 @@ class ClassicSession(Host):
     def _take_back(self) -> None:
         """The operator's « annule »: his last entry of this phase is asked again. The game replays without
         it, and what the table already heard is not said again (the same words come in the same order)."""
-        answers, pending = _inputs(self.events)
+        answers, pending = inputs(self.events)
         last = answers[-1] if answers else None
         if pending or last is None or last.get("by") != "operator" or last["phase"] != self.label:
             self.operator.show("Rien à annuler : aucun choix entré à l'écran depuis le début de cette phase.")
@@ -266,117 +265,6 @@ class ClassicSession(Host):
         elif not self._replay:
             self.operator.show(say(self.rules, reason))
 
-    # -- the day's spoken decisions ---------------------------------------------------------
-
-    def _choice(self, ask: Ask) -> str | None:
-        """One player named aloud (the captain, the hunter's shot, the heir, the tie-break), confirmed."""
-        question = self.narration.asks[ask.key].format(
-            who=ask.who or "", choices=join_names(self.rules, list(ask.choices)), example=""
-        )
-        while True:
-            self.voice.ask(Line(ask.key + "*", question))
-            answer = self.talk.ask("choose", self._accept_choice(ask))
-            name = None if answer is _NOBODY else str(answer)
-            said = name or self.prompts.text("nobody")
-            if self.talk.confirm(self.prompts.line("read_back", summary=said)):
-                return name
-
-    def _accept_choice(self, ask: Ask) -> Callable[[list[Command]], object]:
-        def accept(commands: list[Command]) -> object:
-            for c in commands:
-                if c.command != "choose":
-                    continue
-                if c.target is None:
-                    if not ask.forced:
-                        return _NOBODY
-                    self.voice.tell(self.prompts.line("choice_needed"))
-                elif c.target in ask.choices:
-                    return c.target
-                else:
-                    self.voice.tell(self._refusal(ask, c.target))
-            return None
-
-        return accept
-
-    def _refusal(self, ask: Ask, target: str) -> Line:
-        note = _spoken_note(ask, target)
-        if note:
-            return self.prompts.line("choice_refused_because", target=target, why=note)
-        return self.prompts.line("choice_refused", target=target)
-
-    def _ballots(self, ask: Ask) -> dict[str, str | None]:
-        """Every ballot said aloud (« Ana vote contre Ben »), refused when the rules forbid it, read back."""
-        if ask.key == "votes" and self.number not in self._debated:
-            self._debate()
-        legal = dict(ask.ballots)
-        voters = list(legal)
-        example = ""
-        if voters:
-            target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
-            example = self.prompts.text("vote_one", voter=voters[0], target=target)
-        targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
-        question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
-        ballots: dict[str, str | None] = dict(self._pending)
-        self._pending = {}
-        while True:
-            self.voice.ask(Line(ask.key + "*", question))
-            while len(ballots) < len(voters):
-                commands = self.talk.ask_once("vote")
-                if commands is None:
-                    self.voice.repeat()
-                    continue
-                for c in commands:
-                    if c.command != "vote" or c.voter is None:
-                        continue
-                    problem = self._ballot_problem(ask, legal, c.voter, c.target)
-                    if problem is not None:
-                        self.voice.tell(problem)
-                        continue
-                    self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
-                    ballots[c.voter] = c.target
-                if 0 < len(ballots) < len(voters):
-                    self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
-            ordered = {v: ballots[v] for v in voters}
-            summary = self.prompts.join(
-                [
-                    self.prompts.text("vote_one", voter=v, target=t)
-                    if t is not None
-                    else self.prompts.text("vote_nobody", voter=v)
-                    for v, t in ordered.items()
-                ]
-            )
-            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
-                return ordered
-            self.voice.tell(self.prompts.line("votes_again"))
-            self._record({"type": "votes_again"})
-            ballots = {}
-
-    def _ballot_problem(
-        self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
-    ) -> Line | None:
-        if voter not in legal:
-            return self.prompts.line("not_a_voter", voter=voter)
-        if target is not None and target not in legal[voter]:
-            note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
-            return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
-        return None
-
-    def _debate(self) -> None:
-        """The debate's timer; a resumed game goes on with the time that was left (the heartbeat's)."""
-        minutes = self.minutes or self.narration.minutes
-        left, self._debate_left = self._debate_left, None
-        if left is None:
-            self.voice.tell(*self.narration.debate_opening(minutes))
-        else:
-            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
-        reminders = sorted(
-            ((r.left, to_items([r.line])) for r in self.narration.reminders if r.left < minutes * 60),
-            key=lambda r: -r[0],
-        )
-        self.debate(Plan([], [], minutes, reminders, []), left)
-        self._record({"type": "debate_over", "day": self.number})
-        self.voice.tell(*self.narration.vote)
-
     help_key = "help_classic"
 
     # -- « rappelle les personnages », « annule » ---------------------------------------------
@@ -387,7 +275,7 @@ class ClassicSession(Host):
 
     def can_undo(self) -> bool:
         """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
-        answers, pending = _inputs(self.events)
+        answers, pending = inputs(self.events)
         return bool(pending) or (bool(answers) and answers[-1].get("by") == "voice")
 
 
@@ -399,60 +287,3 @@ class _Decider:
 
     def __getattr__(self, method: str) -> Callable[[Ask], Any]:
         return lambda ask: self.session.decide(ask, method)
-
-
-def _hold(choices: dict[str, object], answer: dict) -> None:
-    """One journaled answer put where a record holds it (formats/game-record.md)."""
-    key, value = answer["key"], answer["value"]
-    if "field" in answer:
-        held = choices.get(key)
-        fields = dict(held) if isinstance(held, dict) else {}
-        if value is not None:
-            fields[answer["field"]] = value
-        choices[key] = fields
-    elif answer.get("many") and choices.get(key) is not None:
-        held = choices[key]
-        choices[key] = [*held, value] if isinstance(held, list) else [held, value]
-    elif not (answer.get("again") and value is None and choices.get(key) is not None):
-        choices[key] = value
-
-
-def _spoken_note(ask: Ask, player: str) -> str | None:
-    """Why the rules refuse `player` here, as said aloud: the note without its rulebook reference."""
-    note = ask.note(player)
-    return note.split(" (")[0] if note else None
-
-
-def _debate_left(events: list[dict]) -> float | None:
-    """The time a debate cut short had left (its last heartbeat, plus « encore une minute »), if one was."""
-    left = None
-    for event in events:
-        kind = event["type"]
-        if kind == "tick" and event.get("phase") == "debate":
-            left = float(event["left"])
-        elif kind == "more_time" and left is not None:
-            left += event["seconds"]
-        elif kind in ("debate_over", "answer"):
-            left = None
-    return left
-
-
-def _inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
-    """The journaled answers, and the ballots said since the last one (a vote not yet confirmed), less
-    what « annule » took back: each undo takes the latest ballot left, else the latest answer."""
-    answers: list[dict] = []
-    ballots: list[dict] = []
-    for event in events:
-        kind = event["type"]
-        if kind == "answer":
-            answers.append(event)
-            ballots = []
-        elif kind == "vote_input":
-            ballots.append(event)
-        elif kind == "votes_again":
-            ballots = []
-        elif kind == "undo" and ballots:
-            ballots.pop()
-        elif kind == "undo" and answers:
-            answers.pop()
-    return answers, {b["voter"]: b["target"] for b in ballots}

@@ -1,0 +1,137 @@
+"""The classic day's decisions said aloud: a name when asked « qui ? », every ballot, the debate.
+
+A mixin of `ClassicSession` (classic.py): the engine's public questions — the captain's election,
+the hunter's shot, the captain's heir and tie-break, the ballots of each vote — are asked aloud,
+refused aloud when the rules forbid the answer, read back and confirmed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from narrator.listen.commands import Command
+from narrator.rules.classic.asks import Ask
+from narrator.script.announce import Line
+from narrator.script.classic import join_names
+from narrator.table.announcer import Plan, to_items
+
+_NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
+
+
+class SpokenDay:
+    """What `ClassicSession` asks the table aloud (its attributes: voice, talk, prompts, narration…)."""
+
+    def _choice(self, ask: Ask) -> str | None:
+        """One player named aloud (the captain, the hunter's shot, the heir, the tie-break), confirmed."""
+        question = self.narration.asks[ask.key].format(
+            who=ask.who or "", choices=join_names(self.rules, list(ask.choices)), example=""
+        )
+        while True:
+            self.voice.ask(Line(ask.key + "*", question))
+            answer = self.talk.ask("choose", self._accept_choice(ask))
+            name = None if answer is _NOBODY else str(answer)
+            said = name or self.prompts.text("nobody")
+            if self.talk.confirm(self.prompts.line("read_back", summary=said)):
+                return name
+
+    def _accept_choice(self, ask: Ask) -> Callable[[list[Command]], object]:
+        def accept(commands: list[Command]) -> object:
+            for c in commands:
+                if c.command != "choose":
+                    continue
+                if c.target is None:
+                    if not ask.forced:
+                        return _NOBODY
+                    self.voice.tell(self.prompts.line("choice_needed"))
+                elif c.target in ask.choices:
+                    return c.target
+                else:
+                    self.voice.tell(self._refusal(ask, c.target))
+            return None
+
+        return accept
+
+    def _refusal(self, ask: Ask, target: str) -> Line:
+        note = _spoken_note(ask, target)
+        if note:
+            return self.prompts.line("choice_refused_because", target=target, why=note)
+        return self.prompts.line("choice_refused", target=target)
+
+    def _ballots(self, ask: Ask) -> dict[str, str | None]:
+        """Every ballot said aloud (« Ana vote contre Ben »), refused when the rules forbid it, read back."""
+        if ask.key == "votes" and self.number not in self._debated:
+            self._debate()
+        legal = dict(ask.ballots)
+        voters = list(legal)
+        example = ""
+        if voters:
+            target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
+            example = self.prompts.text("vote_one", voter=voters[0], target=target)
+        targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
+        question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
+        ballots: dict[str, str | None] = dict(self._pending)
+        self._pending = {}
+        while True:
+            self.voice.ask(Line(ask.key + "*", question))
+            while len(ballots) < len(voters):
+                commands = self.talk.ask_once("vote")
+                if commands is None:
+                    self.voice.repeat()
+                    continue
+                for c in commands:
+                    if c.command != "vote" or c.voter is None:
+                        continue
+                    problem = self._ballot_problem(ask, legal, c.voter, c.target)
+                    if problem is not None:
+                        self.voice.tell(problem)
+                        continue
+                    self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                    ballots[c.voter] = c.target
+                if 0 < len(ballots) < len(voters):
+                    self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
+            ordered = {v: ballots[v] for v in voters}
+            summary = self.prompts.join(
+                [
+                    self.prompts.text("vote_one", voter=v, target=t)
+                    if t is not None
+                    else self.prompts.text("vote_nobody", voter=v)
+                    for v, t in ordered.items()
+                ]
+            )
+            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
+                return ordered
+            self.voice.tell(self.prompts.line("votes_again"))
+            self._record({"type": "votes_again"})
+            ballots = {}
+
+    def _ballot_problem(
+        self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
+    ) -> Line | None:
+        if voter not in legal:
+            return self.prompts.line("not_a_voter", voter=voter)
+        if target is not None and target not in legal[voter]:
+            note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
+            return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
+        return None
+
+    def _debate(self) -> None:
+        """The debate's timer; a resumed game goes on with the time that was left (the heartbeat's)."""
+        minutes = self.minutes or self.narration.minutes
+        left, self._debate_left = self._debate_left, None
+        if left is None:
+            self.voice.tell(*self.narration.debate_opening(minutes))
+        else:
+            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
+        reminders = sorted(
+            ((r.left, to_items([r.line])) for r in self.narration.reminders if r.left < minutes * 60),
+            key=lambda r: -r[0],
+        )
+        self.debate(Plan([], [], minutes, reminders, []), left)
+        self._record({"type": "debate_over", "day": self.number})
+        self.voice.tell(*self.narration.vote)
+
+
+def _spoken_note(ask: Ask, player: str) -> str | None:
+    """Why the rules refuse `player` here, as said aloud: the note without its rulebook reference."""
+    note = ask.note(player)
+    return note.split(" (")[0] if note else None
