@@ -23,7 +23,13 @@ from narrator.rules.classic.model import (
     Role,
     Rules,
 )
-from narrator.script.classic_narration import DAY_SCHEMA, NIGHT_SCHEMA, PUBLIC_SCHEMA, REWORDED_SCHEMA
+from narrator.script.classic_narration import (
+    DAY_SCHEMA,
+    NIGHT_SCHEMA,
+    PUBLIC_SCHEMA,
+    REWORDED_SCHEMA,
+    narration_problems,
+)
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.schema import schema_problems
 
@@ -176,7 +182,12 @@ def load_classic_script(text: str, file: str) -> Rules:
         problems = _cross_checks(doc)
     if problems:
         raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
-    return _rules(cast(dict, doc.data))
+    rules = _rules(cast(dict, doc.data))
+    # the table's narration, against the rules it narrates (calls in waking order, public sentences)
+    problems = narration_problems(doc, rules)
+    if problems:
+        raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
+    return rules
 
 
 def _cross_checks(doc: Marked) -> list[Problem]:
