@@ -205,12 +205,16 @@ def _table(args: argparse.Namespace):
 
 
 def _render(args: argparse.Namespace) -> int:
+    from narrator.table.announcer import to_items
     from narrator.table.live import renderer
     from narrator.voice import VoiceError, write_wav
 
-    narration = _table(args).narration
+    if args.game == "thiercelieux":
+        items = to_items(_classic_night(args))
+    else:
+        items = _table(args).narration.opening
     try:
-        rendered = renderer(args.voice).render(narration.opening)
+        rendered = renderer(args.voice).render(items)
         write_wav(args.out, rendered.pcm, rendered.rate)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
@@ -219,6 +223,18 @@ def _render(args: argparse.Namespace) -> int:
     for seg in rendered.segments:
         print(f"{seg.line_id}\t{seg.text}\t{seg.start_s:.3f}\t{seg.end_s:.3f}")
     return 0
+
+
+def _classic_night(args: argparse.Namespace) -> list:
+    """The first night of a classic table, every call with its usual wait (`narrator render thiercelieux`)."""
+    from narrator.script.classic_narration import load_narration
+    from narrator.table.classic_live import check_deal
+
+    if args.players is None or args.roles is None:
+        raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
+    players = [p.strip() for p in args.players.split(",")]
+    record = check_deal(players, [r.strip() for r in args.roles.split(",")])
+    return load_narration().night_steps(set(record.roles), 1)
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -688,3 +688,29 @@ def test_annule_on_the_operators_keyboard() -> None:
     with pytest.raises(OperatorUndo):
         operator.answer(ask, "nuit 1")
     assert "« annule » reprend votre choix précédent" in screen.getvalue()
+
+
+def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> None:
+    out = tmp_path / "nuit.wav"
+    run = subprocess.run(
+        [sys.executable, "-m", "narrator", "render", "thiercelieux", "--players", CLI_PLAYERS]
+        + ["--roles", "loup,voyante,cupidon,chasseur,villageois", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = [line.split("\t") for line in run.stdout.splitlines()]
+    ids = [row[0] for row in rows]
+    # 002: the night falls, the characters in play are called in order, the morning comes
+    assert ids == ["night_first", "cupidon_wake", "cupidon_sleep", "lovers_wake", "lovers_sleep", "voyante_wake"] + [
+        "voyante_sleep",
+        "loups_wake",
+        "loups_sleep",
+        "morning",
+    ]
+    starts = {row[0]: float(row[2]) for row in rows}
+    ends = {row[0]: float(row[3]) for row in rows}
+    call = next(c for c in load_narration().calls if "voyante" in c.roles)
+    assert starts["voyante_sleep"] - ends["voyante_wake"] == pytest.approx(call.wait, abs=0.01)
+    assert out.stat().st_size > 44

@@ -17,7 +17,7 @@ from typing import Any, cast
 from narrator.resources import data_dir
 from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
-from narrator.script.announce import Line, Reminder, Step
+from narrator.script.announce import Line, Reminder, Step, Wait
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -107,6 +107,15 @@ class Narration:
 
     def debate_opening(self, minutes: int) -> list[Step]:
         return [Line(line.id + "*", line.text.format(minutes=minutes)) for line in self.opening]
+
+    def night_steps(self, in_play: set[str], night: int) -> list[Step]:
+        """Night `night` read straight through, every call made with its wait (`narrator render`: what
+        the table hears when nobody's entry takes longer than a call's wait)."""
+        steps: list[Step] = list(self.first if night == 1 else self.dusk)
+        for call in self.calls:
+            if call.made(in_play, night):
+                steps += [*call.wake, Wait(call.wait), *call.sleep]
+        return steps + list(self.morning)
 
     def call_of(self, key: str) -> int | None:
         """The index of the call during which the operator enters `key`, if any."""
