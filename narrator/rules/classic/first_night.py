@@ -108,10 +108,12 @@ def choose(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     card = turn.decider.option(ask)
     if card is None:
         return state
-    # 003: "Les Ambigus (Chien-Loup, Amoureux) choisissent ou changent de camp": his is a choice, not a
-    # change of camp — victory is next checked at dawn
+    # 003: "Les Ambigus (Chien-Loup, Amoureux) choisissent ou changent de camp": choosing the wolves is
+    # a change of camp, after which victory is checked at once (003: "après … chaque changement de
+    # camp … pas seulement en fin de nuit"), as after the voleur's or an infection
     turn.say("chose", name=dog, role=card)
-    return state.with_role(dog, str(card)).with_side(dog, turn.rules.roles[str(card)].camp)
+    state = state.with_role(dog, str(card)).with_side(dog, turn.rules.roles[str(card)].camp)
+    return settle(turn, state)
 
 
 def recognize(turn: Turn, state: State, dark: Dark, role: Role) -> State:
