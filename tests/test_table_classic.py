@@ -714,3 +714,22 @@ def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> 
     call = next(c for c in load_narration().calls if "voyante" in c.roles)
     assert starts["voyante_sleep"] - ends["voyante_wake"] == pytest.approx(call.wait, abs=0.01)
     assert out.stat().st_size > 44
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        (
+            ("thiercelieux", "--players", "Ana,Ben,Cleo,!!!", "--roles", "loup,voyante,villageois,villageois"),
+            "illisible",
+        ),
+        (("thiercelieux", "--players", "Zoé,Zoe,Cleo,Dan", "--roles", "loup,voyante,villageois,villageois"), "pareil"),
+        (("poudlard", "--players", "Ana,Ben,!!!", "--roles", "mangemort,mangemort,harry,eleve,eleve,ron"), "illisible"),
+    ],
+)
+def test_names_the_narrator_cannot_tell_apart_are_refused_before_the_game(tmp_path: Path, table, message) -> None:
+    run = play(tmp_path, [], "", "play", *table)
+    assert run.returncode == 2
+    assert "--players :" in run.stderr and message in run.stderr
+    assert "Traceback" not in run.stderr
+    assert not list(tmp_path.glob("partie-*.jsonl"))  # no journal of a game that never began

@@ -15,7 +15,7 @@ from narrator.script.classic import GAME, load_classic
 from narrator.script.classic_narration import load_narration
 from narrator.table.journal import Journal, JournalError
 from narrator.table.live import Io, Options, guarded, open_io, renderer, script_version, tuner
-from narrator.table.setup import SetupError
+from narrator.table.setup import SetupError, check_spoken_names
 
 
 def check_deal(
@@ -41,11 +41,13 @@ def check_deal(
             f"trouvé : {len(roles)}"
         )
     try:
-        return parse_record(load_classic(), raw)
+        record = parse_record(load_classic(), raw)
     except RecordError as exc:
         where = {"players": "--players", "extra": "--extra", "groups": "--groups"}
         key = exc.path[1] if exc.path[:1] == ("deal",) and len(exc.path) > 1 else exc.path[0] if exc.path else ""
         raise SetupError(f"{where.get(str(key), '--roles')} : {exc.describe()}") from None
+    check_spoken_names(GAME, list(record.players))
+    return record
 
 
 def start_classic(

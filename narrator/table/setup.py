@@ -46,10 +46,22 @@ def build_table(
     except RecordError as exc:
         option = "--players" if exc.path[:1] == ("players",) else "--roles"
         raise SetupError(f"{option} : attendu : {exc.expected} ; trouvé : {exc.found}") from None
+    check_spoken_names(game, players)
     if minutes is not None and not 1 <= minutes <= 60:
         raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
     minutes = minutes or (script.announce.first_game_minutes if first_game else None)
     return Table(script, players, roles, plan(script.announce, roles, minutes, legend=legend), legend)
+
+
+def check_spoken_names(game: str, players: list[str]) -> None:
+    """Names the table can say and the narrator can tell apart (a name of no letter, two that sound
+    the same), refused before the game's journal is made."""
+    from narrator.listen.french import Parser
+
+    try:
+        Parser(game, players)
+    except ValueError as exc:
+        raise SetupError(f"--players : {exc}") from None
 
 
 def scenario_cards(scenarios: Mapping[str, Mapping[int, tuple[str, ...]]], name: str, players: int) -> list[str]:
