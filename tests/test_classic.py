@@ -23,7 +23,8 @@ from narrator.script.marks import YamlError
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "thiercelieux.yaml"
-CASES = load_cases(TABLE) + load_cases("thiercelieux_roles.yaml") + load_cases("thiercelieux_audit.yaml")  # issue 6: 003's other characters; the rules audit
+# 002 and 003's general rules; issue 6: 003's other characters; an adversarial audit of both
+CASES = load_cases(TABLE) + load_cases("thiercelieux_roles.yaml") + load_cases("thiercelieux_audit.yaml")
 SCRIPT = (data_dir("scripts") / "thiercelieux.yaml").read_text(encoding="utf-8")
 FILE = "scripts/thiercelieux.yaml"
 
