@@ -62,12 +62,15 @@ def play_through(tmp: Path, env: dict) -> list[dict]:
     return confirmed(journal)
 
 
-def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
-    """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
-    journal = tmp / f"crash-{after_events}-{time.monotonic_ns()}.jsonl"
+def kill_at(command: list[str], env: dict, journal: Path, after_events: int, typed: str = "") -> int:
+    """Run `command` (`typed` on its standard input) and SIGKILL it once `journal` holds `after_events`
+    events; how many it held then (all of them if the game ended first)."""
     process = subprocess.Popen(
-        command(tmp, journal, answers(), False), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True
     )
+    assert process.stdin is not None
+    process.stdin.write(typed)
+    process.stdin.close()
     seen = 0
     while process.poll() is None:
         if journal.exists():
@@ -77,6 +80,13 @@ def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict]
                 break
         time.sleep(0.001)
     process.wait()
+    return seen
+
+
+def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
+    """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
+    journal = tmp / f"crash-{after_events}-{time.monotonic_ns()}.jsonl"
+    seen = kill_at(command(tmp, journal, answers(), False), env, journal, after_events)
     header, events, _ = read_journal(journal)
     if not any(e["type"] == "outcome" for e in events):
         said = answers({"events": events})

@@ -5,12 +5,12 @@ Used by tests/test_crash.py (a few points) and benchmarks/crash.py (random point
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from crash_rig import kill_at
 
 from narrator.table.journal import read_journal
 
@@ -71,26 +71,7 @@ def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict]
     """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
     journal = tmp / f"crash-classic-{after_events}-{time.monotonic_ns()}.jsonl"
     typed, said = inputs([])
-    process = subprocess.Popen(
-        command(tmp, journal, said, False),
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert process.stdin is not None
-    process.stdin.write(typed)
-    process.stdin.close()
-    seen = 0
-    while process.poll() is None:
-        if journal.exists():
-            seen = journal.read_bytes().count(b"\n") - 1  # less the header
-            if seen >= after_events:
-                os.kill(process.pid, signal.SIGKILL)
-                break
-        time.sleep(0.001)
-    process.wait()
+    seen = kill_at(command(tmp, journal, said, False), env, journal, after_events, typed)
     _, events, _ = read_journal(journal)
     if not any(e["type"] == "outcome" for e in events):
         typed, said = inputs(events)
