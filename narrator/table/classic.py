@@ -60,6 +60,10 @@ class ClassicSession(Host, SpokenDay):
     operator: Operator
     minutes: int | None = None  # the debate's length; None: the script's
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._mute = 0  # the lines already heard before the operator's « annule », not said again
+
     # -- the whole game -------------------------------------------------------------------
 
     def run(self, events: list[dict] | None = None) -> Ending:
@@ -80,7 +84,6 @@ class ClassicSession(Host, SpokenDay):
     def _play(self) -> Ending:
         answers, pending = inputs(self.events)
         self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
-        self._mute = getattr(self, "_mute", 0)
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
@@ -174,11 +177,16 @@ class ClassicSession(Host, SpokenDay):
         """The operator's « annule »: his last entry of this phase is asked again. The game replays without
         it, and what the table already heard is not said again (the same words come in the same order)."""
         answers, pending = inputs(self.events)
-        last = answers[-1] if answers else None
+        # the answers the rules gave after his (one choice left) go with it: they follow from it
+        ruled = 0
+        while ruled < len(answers) and answers[-1 - ruled].get("by") == "rules":
+            ruled += 1
+        last = answers[-1 - ruled] if ruled < len(answers) else None
         if pending or last is None or last.get("by") != "operator" or last["phase"] != self.label:
             self.operator.show("Rien à annuler : aucun choix entré à l'écran depuis le début de cette phase.")
             return
-        self._record({"type": "undo"})
+        for _ in range(ruled + 1):
+            self._record({"type": "undo"})
         self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
         self._mute = self._said
         raise Undo()
@@ -190,25 +198,22 @@ class ClassicSession(Host, SpokenDay):
         return getattr(RecordDecider(phase), method)(ask)
 
     def _ask(self, ask: Ask) -> tuple[object, str]:
+        """Who answers: the operator during a night call, the table aloud for the public decisions the
+        script lists, the operator for the others; nobody when the rules leave one choice."""
+        in_call = False
         if self.kind == "night" and not self._morning_said:
             call = next((i for i, c in enumerate(self._calls) if ask.key in c.answers), None)
             if call is not None:
                 self._enter_call(call)
-                return self._typed(ask), "operator"
-            self._morning()
-        if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
-            return self._typed(ask), "rules"  # nothing to ask: the rules leave one choice
-        if ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
-            if ask.kind is Kind.BALLOTS:
-                return self._ballots(ask), "voice"
-            return self._choice(ask), "voice"
-        return self._typed(ask), "operator"
-
-    def _typed(self, ask: Ask) -> object:
+                in_call = True
+            else:
+                self._morning()
         if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
             self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
-            return ask.choices[0]
-        return self.operator.answer(ask, self.label)
+            return ask.choices[0], "rules"
+        if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
+            return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self._choice(ask)), "voice"
+        return self.operator.answer(ask, self.label), "operator"
 
     # -- the night's calls ------------------------------------------------------------------
 
