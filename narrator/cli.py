@@ -72,7 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
     _session_arguments(resume)
     resume.set_defaults(run=_resume)
-    demo = sub.add_parser("demo", help="une partie de Poudlard complète, jouée par cinq joueurs simulés qui parlent")
+    demo = sub.add_parser("demo", help="une partie complète jouée par des joueurs simulés qui parlent")
+    demo.add_argument(
+        "game",
+        nargs="?",
+        default="poudlard",
+        choices=["poudlard", "thiercelieux"],
+        help="poudlard (défaut : cinq joueurs, cartes physiques) ou thiercelieux (huit joueurs et un opérateur)",
+    )
     demo.add_argument("--seed", type=int, default=7, help="tirage de la donne, des choix de nuit et des votes")
     demo.add_argument("--out", default="demo.wav", help="le fichier WAV de toute la partie (défaut : demo.wav)")
     demo.add_argument("--model", help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance")
@@ -285,7 +292,10 @@ def _resume(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from narrator.table.demo import run_demo
+    if args.game == "thiercelieux":
+        from narrator.table.classic_demo import run_classic_demo as run_demo
+    else:
+        from narrator.table.demo import run_demo
 
     same = run_demo(args.seed, args.out, args.model)
     verdict = "le même" if same else "un AUTRE"

@@ -30,6 +30,7 @@ from narrator.table.classic import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal
 from narrator.table.operator import OperatorUndo, ScriptedOperator
+from narrator.table.record_play import RecordOperator, RecordVoices
 from narrator.table.voice import Voice
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus"]
@@ -435,75 +436,6 @@ def test_rappelle_les_personnages_lists_the_cards_in_play() -> None:
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo", "Iris", "Jules", "Karl", "Léa", "Marc", "Nina"]
 
 
-class RecordOperator:
-    """Types what a record says each night role chose (the operator's screen, scripted)."""
-
-    def __init__(self, record: dict) -> None:
-        self.phases = [next(iter(p.values())) or {} for p in record["phases"]]
-        self.seen: dict[tuple[str, str], int] = {}
-        self.shown: list[str] = []
-
-    def show(self, text: str) -> None:
-        self.shown.append(text)
-
-    def answer(self, ask: Ask, phase: str) -> object:
-        return answer_of(self.phases, self.seen, ask, phase)
-
-
-def answer_of(phases: list[dict], seen: dict, ask: Ask, phase: str) -> object:
-    """The record's answer to `ask`, as one answer at a time (a field, one of a list)."""
-    kind, number = phase.split()
-    value = phases[(int(number) - 1) * 2 + (kind == "jour")].get(ask.key)
-    if ask.field:
-        value = value.get(ask.field) if isinstance(value, dict) else None
-    if ask.many and isinstance(value, list):
-        nth = seen.get((phase, ask.key), 0)
-        seen[(phase, ask.key)] = nth + 1
-        value = value[nth]
-    if ask.again and value is True:
-        value = ask.choices[0]
-    if ask.again and value not in ask.choices:
-        value = None  # she takes the place of someone who dies later in the phase
-    return value
-
-
-class RecordEar:
-    """Says aloud what a record says the table decided: « on vote », each ballot, a name, then « oui »."""
-
-    def __init__(self, record: dict) -> None:
-        self.phases = [next(iter(p.values())) or {} for p in record["phases"]]
-        self.session: ClassicSession | None = None
-        self.seen: dict[tuple[str, str], int] = {}
-        self.queue: list[str] = []
-        self.for_ask: object = None
-
-    def listen(self, phrases, timeout_s):
-        from narrator.listen.ear import Heard
-
-        session = self.session
-        ask = session.current
-        debated = {e["day"] for e in session.events if e["type"] == "debate_over"}
-        if ask.key == "votes" and session.number not in debated:
-            return Heard("on vote")
-        if ask is not self.for_ask:
-            self.for_ask = ask
-            value = answer_of(self.phases, self.seen, ask, session.label)
-            if ask.kind is Kind.BALLOTS:
-                self.queue = [f"{v} vote contre {t or 'personne'}" for v, t in value.items()] + ["oui"]
-            else:
-                self.queue = [value or "personne", "oui"]
-        return Heard(self.queue.pop(0))
-
-    def close(self) -> None:
-        pass
-
-
-class WatchedSession(ClassicSession):
-    def decide(self, ask: Ask, method: str) -> object:
-        self.current = ask
-        return super().decide(ask, method)
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_every_character_plays_at_the_table_as_resolve_says(seed: int) -> None:
     """issue 6: "Every character above plays in `narrator play thiercelieux` and resolves in `narrator resolve`"."""
@@ -516,8 +448,8 @@ def test_every_character_plays_at_the_table_as_resolve_says(seed: int) -> None:
     deal = record["deal"]
     clock = FakeClock()
     parser = Parser("thiercelieux", record["players"])
-    ear = RecordEar(record)
-    session = WatchedSession(
+    ear = RecordVoices(record)
+    session = ClassicSession(
         prompts=load_prompts(),
         voice=Voice(fake_render, ClockSpeaker(clock)),
         ear=ear,
@@ -733,3 +665,40 @@ def test_names_the_narrator_cannot_tell_apart_are_refused_before_the_game(tmp_pa
     assert "--players :" in run.stderr and message in run.stderr
     assert "Traceback" not in run.stderr
     assert not list(tmp_path.glob("partie-*.jsonl"))  # no journal of a game that never began
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_classic_demo_plays_a_whole_game_without_a_sound_card(tmp_path: Path, seed: int) -> None:
+    from narrator.voice import read_wav
+
+    env = {**os.environ, "PULSE_SERVER": "unix:/nonexistent", "NARRATOR_VOSK_MODEL": str(tmp_path / "none")}
+    env.pop("XDG_RUNTIME_DIR", None)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "narrator",
+            "demo",
+            "thiercelieux",
+            "--seed",
+            str(seed),
+            "--out",
+            str(tmp_path / "d.wav"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].endswith("C'est la nuit, tout le village s'endort, les joueurs ferment les yeux.")
+    assert any(line.startswith("[opérateur] nuit 1 : ") and "— entré :" in line for line in lines)
+    assert any(
+        line.endswith("Dites-moi les votes, un par un, par exemple « Alice vote contre Bruno ».") for line in lines
+    )
+    assert any("Gagnants : " in line for line in lines)
+    assert lines[-1].endswith("le même résultat que « narrator resolve ».")
+    pcm, rate = read_wav(tmp_path / "d.wav")
+    assert len(pcm) / rate > 60

@@ -97,7 +97,7 @@ class Narration:
     calls: tuple[Call, ...]
     morning: tuple[Line, ...]
     minutes: int  # the debate's length
-    opening: tuple[Line, ...]  # the debate's first lines ({minutes} filled in by `debate_opening`)
+    opening: tuple[Line, ...]  # the debate's first lines ({time} filled in by `debate_opening`)
     reminders: tuple[Reminder, ...]
     vote: tuple[Line, ...]
     dusk: tuple[Line, ...]  # every later nightfall (002 step 7)
@@ -105,8 +105,9 @@ class Narration:
     public: frozenset[str]  # the engine's sentences said aloud; the others go to the operator's screen
     reworded: Mapping[str, str]  # public sentences said otherwise aloud than in `texts` (no secret in them)
 
-    def debate_opening(self, minutes: int) -> list[Step]:
-        return [Line(line.id + "*", line.text.format(minutes=minutes)) for line in self.opening]
+    def debate_opening(self, time: str) -> list[Step]:
+        """The debate's first lines, with its length said as words (« cinq minutes », « une minute »)."""
+        return [Line(line.id + "*", line.text.format(time=time)) for line in self.opening]
 
     def night_steps(self, in_play: set[str], night: int) -> list[Step]:
         """Night `night` read straight through, every call made with its wait (`narrator render`: what
@@ -173,7 +174,7 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
             out.append(doc.problem(("day", "asks", key), f"« {key} » n'est pas une décision de la partie"))
         out += _placeholders(doc, ("day", "asks", key), text, ASK_PLACEHOLDERS)
     for i, line in enumerate(data["day"]["opening"]):
-        out += _placeholders(doc, ("day", "opening", i, "say"), line["say"], {"minutes"})
+        out += _placeholders(doc, ("day", "opening", i, "say"), line["say"], {"time"})
     for i, key in enumerate(data["public"]):
         if key not in rules.texts:
             out.append(doc.problem(("public", i), f"« {key} » n'est pas une phrase de `texts`"))

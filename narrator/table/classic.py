@@ -143,6 +143,7 @@ class ClassicSession(Host, SpokenDay):
 
     def decide(self, ask: Ask, method: str) -> object:
         """The answer to one of the engine's questions: journaled, replayed, or asked now."""
+        self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
         if self._replay:
             event = self._replay.popleft()
             if (event["phase"], event["key"]) != (self.label, ask.key):

@@ -119,7 +119,7 @@ class SpokenDay:
         minutes = self.minutes or self.narration.minutes
         left, self._debate_left = self._debate_left, None
         if left is None:
-            self.voice.tell(*self.narration.debate_opening(minutes))
+            self.voice.tell(*self.narration.debate_opening(self.prompts.duration(minutes * 60)))
         else:
             self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         reminders = sorted(

@@ -23,6 +23,16 @@ from narrator.script.schema import schema_problems
 from narrator.voice import Profile, Renderer, Say, Speaker
 
 _TEXT = {"type": "string", "minLength": 1}
+_PLAYERS = {
+    "type": "array",
+    "minItems": 3,
+    "items": {
+        "type": "object",
+        "properties": {"name": _TEXT, "voice": _TEXT, "pitch": {"type": "integer"}},
+        "required": ["name", "voice", "pitch"],
+        "additionalProperties": False,
+    },
+}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -30,20 +40,23 @@ SCHEMA: dict[str, Any] = {
         "scenario": _TEXT,
         "minutes": {"type": "integer", "minimum": 1},
         "wait_multiplier": {"type": "number", "exclusiveMinimum": 0},
-        "players": {
-            "type": "array",
-            "minItems": 3,
-            "items": {
-                "type": "object",
-                "properties": {"name": _TEXT, "voice": _TEXT, "pitch": {"type": "integer"}},
-                "required": ["name", "voice", "pitch"],
-                "additionalProperties": False,
-            },
-        },
+        "players": _PLAYERS,
         "say": {
             "type": "object",
             "properties": {k: _TEXT for k in ("start_vote", "vote", "vote_nobody", "card", "yes", "pointing")},
             "required": ["start_vote", "vote", "vote_nobody", "card", "yes", "pointing"],
+            "additionalProperties": False,
+        },
+        # `narrator demo thiercelieux` (narrator/table/classic_demo.py)
+        "classic": {
+            "type": "object",
+            "properties": {
+                "players": _PLAYERS,
+                "roles": {"type": "array", "items": _TEXT},
+                "captain": {"type": "boolean"},
+                "minutes": {"type": "integer", "minimum": 1},
+            },
+            "required": ["players", "roles", "captain", "minutes"],
             "additionalProperties": False,
         },
     },
@@ -74,10 +87,16 @@ def parse_demo(text: str, file: str) -> Demo:
     problems = schema_problems(doc, SCHEMA)
     if not problems:
         data = cast(dict, doc.data)
+        tables = {("players",): data["players"]}
+        if "classic" in data:
+            tables[("classic", "players")] = data["classic"]["players"]
+            problems += _classic_problems(doc, data["classic"])
+        for where, seated in tables.items():
+            names = [p["name"] for p in seated]
+            for i, name in enumerate(names):
+                if name in names[:i]:
+                    problems.append(doc.problem((*where, i, "name"), f"nom en double « {name} »"))
         names = [p["name"] for p in data["players"]]
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                problems.append(doc.problem(("players", i, "name"), f"nom en double « {name} »"))
         scenarios = load_shipped(data["game"]).announce.scenarios
         if len(names) not in scenarios.get(data["scenario"], {}):
             known = ", ".join(scenarios) or "aucun"
@@ -86,6 +105,19 @@ def parse_demo(text: str, file: str) -> Demo:
     if problems:
         raise YamlError(problems)
     return Demo(cast(dict, doc.data))
+
+
+def _classic_problems(doc, classic: dict) -> list:
+    """The classic table's cards, checked as a real table's would be (one per player, the box's limits)."""
+    from narrator.table.classic_live import check_deal
+    from narrator.table.setup import SetupError
+
+    names = list(dict.fromkeys(p["name"] for p in classic["players"]))
+    try:
+        check_deal(names, list(classic["roles"]))
+    except SetupError as exc:
+        return [doc.problem(("classic", "roles"), str(exc).removeprefix("--roles : "))]
+    return []
 
 
 def deal(demo: Demo, script: GameScript, seed: int) -> dict:
@@ -113,35 +145,26 @@ def answers(demo: Demo, script: GameScript, record: dict) -> list[tuple[str | No
     return said
 
 
-class DemoEar:
-    """Each listening turn, the next simulated player speaks aloud; the narrator hears it."""
+class PlayerVoices:
+    """The simulated players' mouths: each says his words aloud with his own voice, and the narrator's
+    recognizer hears them when there is one."""
 
     def __init__(
-        self,
-        said: Sequence[tuple[str | None, str | None]],
-        voices: dict[str, Renderer],
-        out: Speaker,
-        show: Callable[[str], None],
-        model: Any = None,
+        self, voices: dict[str, Renderer], out: Speaker, show: Callable[[str], None], model: Any = None
     ) -> None:
-        self._said = iter(said)
         self.voices = voices
         self.out = out
         self.show = show
         self.model = model
 
-    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
-        who, words = next(self._said, (None, ""))
-        if words == "":
-            raise EOFError("les joueurs simulés n'ont plus rien à dire")
-        if who is None or words is None:
-            return None
+    def speak(self, who: str, words: str, phrases: Sequence[str], timeout_s: float) -> str | None:
+        """Say `words` as `who`; what the recognizer heard ("" for nothing), or None when there is none."""
         self.show(f"{who} : {words}")
         audio = self.voices[who].render([Say(f"player:{who}", words)])
         self.out.play(audio)
         if self.model is None:
-            return Heard(words)
-        return Heard(self._recognize(audio, phrases, timeout_s) or "")
+            return None
+        return self._recognize(audio, phrases, timeout_s) or ""
 
     def _recognize(self, audio, phrases: Sequence[str], timeout_s: float) -> str | None:
         """The player's speech through the real recognizer (vosk, the session's grammar)."""
@@ -157,44 +180,56 @@ class DemoEar:
         )
         return None if found is None else found.text
 
+
+class DemoEar:
+    """Each listening turn, the next simulated player speaks aloud; the narrator hears it."""
+
+    def __init__(self, said: Sequence[tuple[str | None, str | None]], players: PlayerVoices) -> None:
+        self._said = iter(said)
+        self.players = players
+
+    def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
+        who, words = next(self._said, (None, ""))
+        if words == "":
+            raise EOFError("les joueurs simulés n'ont plus rien à dire")
+        if who is None or words is None:
+            return None
+        heard = self.players.speak(who, words, phrases, timeout_s)
+        return Heard(words if heard is None else heard)
+
     def close(self) -> None:
         """Nothing to release."""
 
 
-def player_voices(demo: Demo, profile: Profile) -> dict[str, Renderer]:
+def player_voices(players: list[dict], profile: Profile) -> dict[str, Renderer]:
     """One renderer per simulated player: the narrator's profile with the player's voice and pitch."""
-    return {p["name"]: Renderer(replace(profile, voice=p["voice"], pitch=p["pitch"])) for p in demo.config["players"]}
+    return {p["name"]: Renderer(replace(profile, voice=p["voice"], pitch=p["pitch"])) for p in players}
 
 
-def run_demo(seed: int, out: str, model_path: str | None) -> bool:
-    """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
+@dataclass
+class DemoIo:
+    """Where a demo is heard: the sound card if any (else a fake clock: nobody waits), the WAV, the console."""
+
+    model: Any
+    speaker: Speaker  # the narrator's voice: WAV, console transcript, sound card
+    players_out: Speaker  # the players' voices: WAV, sound card
+    clock: Any
+
+    def close(self) -> None:
+        self.speaker.close()
+
+
+def demo_io(out: str, model_path: str | None) -> DemoIo:
+    """The recognizer when a French model is found, the sound card when there is one, the WAV file."""
     import sys
-    from functools import cache
 
     from narrator.listen.ear import ModelError
-    from narrator.listen.french import Parser
-    from narrator.listen.grammar import phrases
     from narrator.listen.model import find_model, load_model
-    from narrator.resources import data_dir
-    from narrator.script.game import load_shipped
-    from narrator.script.prompts import load_prompts
-    from narrator.table.announcer import plan
     from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.session import Session
     from narrator.table.setup import SetupError
     from narrator.table.speakers import Tee
-    from narrator.table.voice import Voice
-    from narrator.voice import ConsoleSpeaker, NoSoundCard, SoundDeviceSpeaker, VoiceError, WavSpeaker, find_profile
+    from narrator.voice import ConsoleSpeaker, NoSoundCard, SoundDeviceSpeaker, WavSpeaker
 
-    path = data_dir("scripts") / "demo.yaml"
-    try:
-        demo = parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
-    except YamlError as exc:
-        raise SetupError(str(exc.problems[0])) from None
-    script = load_shipped(demo.config["game"])
-    record = deal(demo, script, seed)
-    expected = resolve_record(record)
-    profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
     try:
         model = load_model(find_model(model_path))
         print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
@@ -212,25 +247,57 @@ def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     except OSError as exc:
         raise SetupError(f"{out} : écriture impossible ({exc.strerror})") from None
     live = [card] if card else []
-    speaker = Tee(wav, ConsoleSpeaker(), *live)  # the console prints the transcript
+    return DemoIo(model, Tee(wav, ConsoleSpeaker(), *live), Tee(wav, *live), clock)  # the console: the transcript
+
+
+def load_demo() -> Demo:
+    from narrator.resources import data_dir
+    from narrator.table.setup import SetupError
+
+    path = data_dir("scripts") / "demo.yaml"
+    try:
+        return parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+    except YamlError as exc:
+        raise SetupError(str(exc.problems[0])) from None
+
+
+def show_player(line: str) -> None:
+    print(f"          {line}", flush=True)
+
+
+def run_demo(seed: int, out: str, model_path: str | None) -> bool:
+    """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
+    from functools import cache
+
+    from narrator.listen.french import Parser
+    from narrator.listen.grammar import phrases
+    from narrator.script.game import load_shipped
+    from narrator.script.prompts import load_prompts
+    from narrator.table.announcer import plan
+    from narrator.table.session import Session
+    from narrator.table.setup import SetupError
+    from narrator.table.voice import Voice
+    from narrator.voice import VoiceError, find_profile
+
+    demo = load_demo()
+    script = load_shipped(demo.config["game"])
+    record = deal(demo, script, seed)
+    expected = resolve_record(record)
+    profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
+    io = demo_io(out, model_path)
     in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
     parser = Parser(script.rules.game, demo.names)
     try:
-        ear = DemoEar(
-            answers(demo, script, record),
-            player_voices(demo, profile),
-            Tee(wav, *live),
-            lambda line: print(f"          {line}", flush=True),
-            model,
-        )
+        players = PlayerVoices(player_voices(demo.config["players"], profile), io.players_out, show_player, io.model)
+        ear = DemoEar(answers(demo, script, record), players)
         session = Session(
             script=script,
             prompts=load_prompts(),
             players=tuple(demo.names),
             in_play=in_play,
-            voice=Voice(Renderer(profile).render, speaker),
+            voice=Voice(Renderer(profile).render, io.speaker),
             ear=ear,
-            clock=clock,
+            clock=io.clock,
             parser=parser,
             phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
             listen_s=3.0,
@@ -241,5 +308,5 @@ def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     except EOFError:
         raise SetupError("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
     finally:
-        speaker.close()
+        io.close()
     return set(outcome.dead) == set(expected["dead"]) and set(outcome.winners) == set(expected["winners"])
