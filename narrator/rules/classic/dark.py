@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
 
@@ -37,3 +38,20 @@ def actor(turn: Turn, state: State, dark: Dark, role: Role) -> str | None:
 def spare(state: State, player: str) -> str | None:
     """The beloved a lover may not harm (options.lovers_spare_each_other)."""
     return state.beloved(player) if state.options.lovers_spare_each_other else None
+
+
+def choose_player(
+    turn: Turn,
+    role: Role,
+    *,
+    context: str,
+    expected: str,
+    choices: tuple[str, ...],
+    forced: bool = False,
+    notes: tuple[tuple[str, str], ...] = (),
+    field: str = "",
+) -> str | None:
+    """The one player `role` chooses now, asked under its id; None when the power is not used (a night
+    power is not forced unless the rules say so)."""
+    ask = Ask(role.id, Kind.PLAYER, context, expected, forced=forced, choices=choices, notes=notes, field=field)
+    return turn.decider.player(ask)

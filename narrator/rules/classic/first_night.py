@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.rules.classic.asks import Ask, Kind
-from narrator.rules.classic.dark import Dark, actor
+from narrator.rules.classic.dark import Dark, actor, choose_player
 from narrator.rules.classic.model import Camp, Role, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
@@ -76,15 +76,15 @@ def model(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     child = actor(turn, state, dark, role)
     if turn.number != 1 or child is None:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    model = choose_player(
+        turn,
+        role,
+        forced=True,  # as Cupidon's choice
         context=f"l'{role.name} {child} choisit son modèle la première nuit",
         expected="le modèle de l'enfant sauvage, un autre joueur en vie",
         choices=tuple(p for p in state.living() if p != child),
         notes=((child, "lui-même"),),
     )
-    model = turn.decider.player(ask)
     if model is None:
         return state
     turn.say("model", name=child, model=model)

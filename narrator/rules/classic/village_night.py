@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.rules.classic.asks import Ask, Kind
-from narrator.rules.classic.dark import Dark, actor, holder, spare
+from narrator.rules.classic.dark import Dark, actor, choose_player, holder, spare
 from narrator.rules.classic.death import spared_note
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
@@ -60,16 +60,15 @@ def protect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         if not state.options.salvateur_self:
             refused.add(guard)
             notes += ((guard, "lui-même (options.salvateur_self)"),)
-        ask = Ask(
-            role.id,
-            Kind.PLAYER,
+        target = choose_player(
+            turn,
+            role,
             forced=False,
             context=f"le {role.name} {guard} se réveille",
             expected=f"le joueur que le {role.name} protège cette nuit, un joueur en vie",
             choices=tuple(p for p in state.living() if p not in refused),
             notes=notes,
         )
-        target = turn.decider.player(ask)
         if target is not None:
             turn.say("guarded", name=target)
     dark.guarded = target
@@ -81,16 +80,15 @@ def see(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     seer = actor(turn, state, dark, role)
     if seer is None:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    target = choose_player(
+        turn,
+        role,
         forced=False,
         context=f"la {role.name} {seer} se réveille",
         expected=f"le joueur dont la {role.name} découvre le rôle, un autre joueur en vie",
         choices=tuple(p for p in state.living() if p != seer),
         notes=((seer, "elle-même"),),
     )
-    target = turn.decider.player(ask)
     if target is not None:
         seen = state.role_of(target)
         turn.tell(seer, target, seen)
@@ -104,15 +102,14 @@ def sniff(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     fox = actor(turn, state, dark, role)
     if fox is None or role.id in state.spent:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    middle = choose_player(
+        turn,
+        role,
         forced=False,
         context=f"le {role.name} {fox} se réveille",
         expected="le joueur au milieu des trois voisins que le renard flaire, un joueur en vie",
         choices=tuple(state.living()),
     )
-    middle = turn.decider.player(ask)
     if middle is None:
         return state
     near = [state.neighbour(middle, -1), middle, state.neighbour(middle, 1)]
@@ -205,16 +202,15 @@ def mark(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     if raven is None:
         return state
     spared = spare(state, raven)
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    target = choose_player(
+        turn,
+        role,
         forced=False,
         context=f"le {role.name} {raven} se réveille",
         expected="le joueur qui commencera le vote de demain avec deux voix contre lui, un joueur en vie",
         choices=tuple(p for p in state.living() if p != spared),
         notes=spared_note(spared),
     )
-    target = turn.decider.player(ask)
     if target is None:
         return state
     turn.say("raven", name=target)
@@ -246,9 +242,9 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     choices = tuple(p for p in state.living() if p not in (pyro, spared) and p not in state.doused)
     if not choices:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    target = choose_player(
+        turn,
+        role,
         forced=False,
         field="douse",
         context=context,
@@ -256,7 +252,6 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         choices=choices,
         notes=notes,
     )
-    target = turn.decider.player(ask)
     if target is None:
         return state
     turn.say("doused", name=target)

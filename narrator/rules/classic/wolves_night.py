@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.rules.classic.asks import Ask, Kind
-from narrator.rules.classic.dark import Dark, actor, spare
+from narrator.rules.classic.dark import Dark, actor, choose_player, spare
 from narrator.rules.classic.death import spared_note
 from narrator.rules.classic.model import Camp, Role, State
 from narrator.rules.classic.turn import Turn
@@ -37,9 +37,9 @@ def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     choices = tuple(p for p in state.living() if p not in wolves and p not in spared)
     if not choices:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    target = choose_player(
+        turn,
+        role,
         # 002: "elle meurt à la place de la victime éventuellement choisie": once the petite fille
         # is caught, the pack need not have chosen
         forced=not dark.caught,
@@ -48,7 +48,6 @@ def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         choices=choices,
         notes=notes,
     )
-    target = turn.decider.player(ask)
     if dark.caught:
         if target is not None and target != dark.victim:
             turn.say("spared_by_girl", name=target)
@@ -93,16 +92,15 @@ def betray(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     choices = tuple(p for p in prey if p != spared)
     if not choices:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    dark.betrayed = choose_player(
+        turn,
+        role,
         forced=False,
         context=f"le {role.name} {white} se réveille seul (nuit paire)",
         expected="le loup-garou que le loup-garou blanc dévore, un autre loup-garou en vie",
         choices=choices,
         notes=spared_note(spared),
     )
-    dark.betrayed = turn.decider.player(ask)
     return state
 
 
@@ -119,14 +117,13 @@ def second(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     choices = tuple(p for p in state.living() if p not in (spared, dark.victim) and not turn.rules.is_wolf(state, p))
     if not choices:
         return state
-    ask = Ask(
-        role.id,
-        Kind.PLAYER,
+    dark.second = choose_player(
+        turn,
+        role,
         forced=False,
         context=f"le {role.name} {big} se réveille : aucun loup-garou n'est encore mort",
         expected="la seconde victime du grand méchant loup, un joueur en vie qui n'est pas loup-garou",
         choices=choices,
         notes=notes,
     )
-    dark.second = turn.decider.player(ask)
     return state
