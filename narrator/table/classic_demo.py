@@ -47,20 +47,13 @@ def classic_game(rules: Rules, names: list[str], roles: list[str], captain: bool
 
 def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the classic demo; True when the table's game ends as `narrator resolve` says it does."""
-    from functools import cache
-
-    from narrator.listen.french import Parser
-    from narrator.listen.grammar import phrases
     from narrator.rules.classic import Options
     from narrator.script.classic import load_classic
     from narrator.script.classic_narration import load_narration
-    from narrator.script.prompts import load_prompts
     from narrator.table.classic import ClassicSession
     from narrator.table.demo import PlayerVoices, demo_io, load_demo, player_voices, show_player
     from narrator.table.record_play import RecordOperator, RecordVoices
-    from narrator.table.setup import SetupError
-    from narrator.table.voice import Voice
-    from narrator.voice import Renderer, VoiceError, find_profile
+    from narrator.voice import find_profile
 
     demo = load_demo()
     table = demo.config["classic"]
@@ -70,23 +63,15 @@ def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     expected = resolve_record(record)
     profile = find_profile("fr")
     io = demo_io(out, model_path)
-    parser = Parser(rules.game, names)
     # the calls' waits shortened as the one-night demo's are (the same for a living or a dead role's call)
     shorter = demo.config["wait_multiplier"]
     narration = load_narration()
     narration = replace(narration, calls=tuple(replace(c, wait=c.wait * shorter) for c in narration.calls))
-    try:
-        ear = RecordVoices(
-            record, PlayerVoices(player_voices(table["players"], profile), io.players_out, show_player, io.model).speak
-        )
+    with io.playing():
+        players = PlayerVoices(player_voices(table["players"], profile), io.players_out, show_player, io.model)
+        ear = RecordVoices(record, players.speak)
         session = ClassicSession(
-            prompts=load_prompts(),
-            voice=Voice(Renderer(profile).render, io.speaker),
             ear=ear,
-            clock=io.clock,
-            parser=parser,
-            phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
-            listen_s=3.0,
             rules=rules,
             narration=narration,
             players=tuple(names),
@@ -94,14 +79,9 @@ def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
             options=Options(captain=table["captain"]),
             operator=RecordOperator(record, show=lambda text: print(f"[opérateur] {text}", flush=True)),
             minutes=table["minutes"],
+            **io.host(profile, rules.game, names),
         )
         ear.session = session
         ending = session.run()
-    except VoiceError as exc:
-        raise SetupError(str(exc)) from None
-    except EOFError:
-        raise SetupError("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
-    finally:
-        io.close()
     played = resolve_record(ending.record)
     return played["winners"] == expected["winners"] and played["dead"] == expected["dead"]

@@ -10,7 +10,8 @@ physical cards would tell it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -218,6 +219,41 @@ class DemoIo:
     def close(self) -> None:
         self.speaker.close()
 
+    def host(self, profile: Profile, game: str, names: list[str]) -> dict[str, Any]:
+        """What a demo's session takes from its table: the narrator's voice, the clock, the players' names
+        understood, short listening turns."""
+        from functools import cache
+
+        from narrator.listen.french import Parser
+        from narrator.listen.grammar import phrases
+        from narrator.script.prompts import load_prompts
+        from narrator.table.voice import Voice
+
+        parser = Parser(game, names)
+        return {
+            "prompts": load_prompts(),
+            "voice": Voice(Renderer(profile).render, self.speaker),
+            "clock": self.clock,
+            "parser": parser,
+            "phrases": cache(lambda phase: phrases(parser, phase, compact=True)),
+            "listen_s": 3.0,
+        }
+
+    @contextmanager
+    def playing(self) -> Iterator[None]:
+        """The game played to its end, a problem on the way one French sentence; the audio closed."""
+        from narrator.table.setup import SetupError
+        from narrator.voice import VoiceError
+
+        try:
+            yield
+        except VoiceError as exc:
+            raise SetupError(str(exc)) from None
+        except EOFError:
+            raise SetupError("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
+        finally:
+            self.close()
+
 
 def demo_io(out: str, model_path: str | None) -> DemoIo:
     """The recognizer when a French model is found, the sound card when there is one, the WAV file."""
@@ -267,17 +303,10 @@ def show_player(line: str) -> None:
 
 def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
-    from functools import cache
-
-    from narrator.listen.french import Parser
-    from narrator.listen.grammar import phrases
     from narrator.script.game import load_shipped
-    from narrator.script.prompts import load_prompts
     from narrator.table.announcer import plan
     from narrator.table.session import Session
-    from narrator.table.setup import SetupError
-    from narrator.table.voice import Voice
-    from narrator.voice import VoiceError, find_profile
+    from narrator.voice import find_profile
 
     demo = load_demo()
     script = load_shipped(demo.config["game"])
@@ -286,27 +315,14 @@ def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
     io = demo_io(out, model_path)
     in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
-    parser = Parser(script.rules.game, demo.names)
-    try:
+    with io.playing():
         players = PlayerVoices(player_voices(demo.config["players"], profile), io.players_out, show_player, io.model)
-        ear = DemoEar(answers(demo, script, record), players)
         session = Session(
             script=script,
-            prompts=load_prompts(),
             players=tuple(demo.names),
             in_play=in_play,
-            voice=Voice(Renderer(profile).render, io.speaker),
-            ear=ear,
-            clock=io.clock,
-            parser=parser,
-            phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
-            listen_s=3.0,
+            ear=DemoEar(answers(demo, script, record), players),
+            **io.host(profile, script.rules.game, demo.names),
         )
         outcome = session.run(plan(script.announce, in_play, demo.config["minutes"]))
-    except VoiceError as exc:
-        raise SetupError(str(exc)) from None
-    except EOFError:
-        raise SetupError("le narrateur n'a pas compris les joueurs simulés jusqu'au bout de la partie") from None
-    finally:
-        io.close()
     return set(outcome.dead) == set(expected["dead"]) and set(outcome.winners) == set(expected["winners"])
