@@ -184,7 +184,7 @@ def _check(args: argparse.Namespace) -> int:
         classic = isinstance(doc.data, dict) and doc.data.get("game") == "thiercelieux"
         if classic:
             rules = load_classic_script(text, file)
-            calls = len(load_narration_script(text, file, rules).calls)
+            calls = len(load_narration_script(text, file).calls)
             what = f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
         else:
             script = load_script(text, file)

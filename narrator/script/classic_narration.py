@@ -18,7 +18,7 @@ from narrator.resources import data_dir
 from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
 from narrator.script.announce import Line, Reminder, Step, Wait
-from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.marks import Marked, Problem, load_marked
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -126,19 +126,17 @@ class Narration:
 @cache
 def load_narration() -> Narration:
     """The shipped classic game's narration."""
-    from narrator.script.classic import load_classic
-
     path = data_dir("scripts") / "thiercelieux.yaml"
-    return load_narration_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}", load_classic())
+    return load_narration_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
 
 
-def load_narration_script(text: str, file: str, rules: Rules) -> Narration:
-    """The narration of a script whose rules already loaded; `YamlError` with file:line:column if wrong."""
-    doc = load_marked(text, file)
-    problems = narration_problems(doc, rules)
-    if problems:
-        raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
-    return _narration(cast(dict, doc.data))
+def load_narration_script(text: str, file: str) -> Narration:
+    """A classic script's narration; `YamlError` with file:line:column if the script is wrong anywhere
+    (`load_classic_script` checks the whole of it, the narration against the rules included)."""
+    from narrator.script.classic import load_classic_script  # classic.py imports this module's schemas
+
+    load_classic_script(text, file)
+    return _narration(cast(dict, load_marked(text, file).data))
 
 
 def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
