@@ -168,7 +168,8 @@ class ClassicSession(Host, SpokenDay):
                 continue
             event = {"type": "answer", "phase": self.label, "key": ask.key, "value": value, "by": by}
             # how a record holds it: under a field of the key's mapping, or one of a list
-            event.update({name: True for name in ("many", "again") if getattr(ask, name)})
+            if ask.many:
+                event["many"] = True
             if ask.field:
                 event["field"] = ask.field
             self._record(event)

@@ -3,6 +3,8 @@ the time a debate had left, and each answer put where a game record holds it (pu
 
 from __future__ import annotations
 
+from narrator.rules.classic.record import hold as held_by_record
+
 
 def inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
     """The journaled answers, and the ballots said since the last one (a vote not yet confirmed), less
@@ -40,16 +42,5 @@ def debate_left(events: list[dict]) -> float | None:
 
 
 def hold(choices: dict[str, object], answer: dict) -> None:
-    """One journaled answer put where a record holds it (formats/game-record.md)."""
-    key, value = answer["key"], answer["value"]
-    if "field" in answer:
-        held = choices.get(key)
-        fields = dict(held) if isinstance(held, dict) else {}
-        if value is not None:
-            fields[answer["field"]] = value
-        choices[key] = fields
-    elif answer.get("many") and choices.get(key) is not None:
-        held = choices[key]
-        choices[key] = [*held, value] if isinstance(held, list) else [held, value]
-    elif not (answer.get("again") and value is None and choices.get(key) is not None):
-        choices[key] = value
+    """One journaled answer put where a record holds it (the record's own `hold`)."""
+    held_by_record(choices, answer["key"], answer["value"], answer.get("field", ""), bool(answer.get("many")))

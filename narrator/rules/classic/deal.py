@@ -12,7 +12,7 @@ import random
 from narrator.rules.classic.asks import Ask, Potions, Spy, Value
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.model import LENDABLE, Camp, Power, Rules
-from narrator.rules.classic.record import EXTRA_CARDS, parse_record
+from narrator.rules.classic.record import EXTRA_CARDS, hold, parse_record
 
 
 class RandomDecider:
@@ -27,15 +27,7 @@ class RandomDecider:
         return not ask.forced and self.rng.random() < p
 
     def _write(self, ask: Ask, value: object) -> None:
-        if ask.many and ask.key in self.answers:
-            earlier = self.answers[ask.key]
-            self.answers[ask.key] = (earlier if isinstance(earlier, list) else [earlier]) + [value]
-        elif ask.field:
-            fields = self.answers.setdefault(ask.key, {})
-            assert isinstance(fields, dict)
-            fields[ask.field] = value
-        else:
-            self.answers[ask.key] = value
+        hold(self.answers, ask.key, value, ask.field, ask.many)
 
     def player(self, ask: Ask) -> str | None:
         first = ask.key not in self.asked

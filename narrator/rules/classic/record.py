@@ -429,3 +429,19 @@ def _flags(
         if not isinstance(item, keys[key]):
             raise RecordError(path + (key,), expected, item)
     return value
+
+
+def hold(choices: dict[str, object], key: str, value: object, field: str = "", many: bool = False) -> None:
+    """One answer put where a phase of a record holds it (formats/game-record.md): under a field of the
+    key's mapping (`{take: 1}`), one more of a list when the question comes again (`successor: [X, Y]`),
+    else the key's value; "not used" (None) never overwrites an answer already there."""
+    held = choices.get(key)
+    if field:
+        fields = dict(held) if isinstance(held, dict) else {}
+        if value is not None:
+            fields[field] = value
+        choices[key] = fields
+    elif held is not None and many:
+        choices[key] = [*held, value] if isinstance(held, list) else [held, value]
+    elif value is not None or held is None:
+        choices[key] = value
