@@ -28,6 +28,7 @@ from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.host import LISTEN_S
+from narrator.table.record_play import answer_of
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo", "Iris", "Jules", "Karl", "Lea", "Marc", "Nina"]
 
@@ -45,7 +46,8 @@ def games(n: int, seed: int = 2026) -> list[dict]:
 
 
 def journal_of(record: dict) -> list[dict]:
-    """The journal the table would hold after playing `record`: one answer event per question."""
+    """The journal the table would hold after playing `record`: one answer event per question, each as
+    the operator or the table gives it (`record_play.answer_of`)."""
     from narrator.rules.classic.engine import play_phase, start
     from narrator.rules.classic.record import RecordDecider, parse_record
 
@@ -53,34 +55,31 @@ def journal_of(record: dict) -> list[dict]:
     parsed = parse_record(rules, record)
     state = start(rules, parsed)
     events: list[dict] = []
+    phases = [next(iter(p.values())) or {} for p in record["phases"]]
+    seen: dict = {}
     for phase in parsed.phases:
-        journaling = Journaling(RecordDecider(phase), phase.label, events)
-        state, _ = play_phase(rules, state, phase.kind, phase.number, journaling)
+        decider = RecordDecider(phase)
+
+        def journaled(method: str, decider=decider, label=phase.label):
+            def answer(ask):
+                value = answer_of(phases, seen, ask, label)
+                events.append({"type": "answer", "phase": label, "key": ask.key, "value": value, "field": ask.field})
+                return getattr(decider, method)(ask)
+
+            return answer
+
+        state, _ = play_phase(rules, state, phase.kind, phase.number, Journaling(journaled))
     return events
 
 
 class Journaling:
-    """A record's answers, one journal event per question, as the table writes them."""
+    """The engine's Decider: each question answered by `answer(method)`."""
 
-    def __init__(self, decider: object, label: str, events: list[dict]) -> None:
-        self.decider, self.label, self.events = decider, label, events
+    def __init__(self, answer) -> None:
+        self.answer = answer
 
     def __getattr__(self, method: str):
-        def answer(ask):
-            value = getattr(self.decider, method)(ask)
-            self.events.append({"type": "answer", "phase": self.label, "key": ask.key, "value": _plain(value)})
-            return value
-
-        return answer
-
-
-def _plain(value: object) -> object:
-    """A typed answer as the table journals it (a record's value for that one question)."""
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: getattr(value, k) for k in value.__dataclass_fields__}  # type: ignore[union-attr]
-    if isinstance(value, tuple):
-        return list(value)
-    return value
+        return self.answer(method)
 
 
 def replay(record: dict, events: list[dict]) -> float:
