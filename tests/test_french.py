@@ -276,7 +276,12 @@ def test_a_game_in_progress_hears_no_setup_command_and_the_setup_no_vote() -> No
         ('"{player:voter} {target}"', '"{player:voter} {cible}"', "{cible}", "{cible:cible} : vote prend"),
         ('"{player:voter} {target}"', '"{player:voter} ({target}"', "({target}", "modèle illisible"),
         ('"{player:voter} {target}"', '"{player:voter} <voix> {target}"', "<voix>", "règle <voix> inconnue"),
-        ("    tannelier: [tannelier, tanneur]", "    tanner: [tanneur]", "tanner:", "attendu : doppelganger, loup"),
+        (
+            "    tannelier: [tannelier, tanneur, tanneuse]",
+            "    tanner: [tanneur]",
+            "tanner:",
+            "attendu : doppelganger, loup",
+        ),
         ("    luna: [luna, luna lovegood]\n", "", "  poudlard:", "rôle « luna » sans nom parlé"),
         ("fillers:", "remplissage:", "remplissage:", "clé inconnue"),
         ("  seconds: {from: 5, to: 120, step: 5}", "  seconds: {from: 50, to: 12}", "seconds: {from: 50", "from ≤ to"),

@@ -26,7 +26,8 @@ from narrator.script.game import ONE_NIGHT_GAMES, load_game, load_shipped, scrip
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 
 __all__ = [
-    *("ALL_PHASES", "PHASES", "SETUP_PHASES", "Listener", "Parser", "Phrasebook", "fold", "phrasebook", "words"),
+    *("ALL_PHASES", "PHASES", "SETUP_PHASES", "Listener", "Phrasebook", "TemplateParser", "fold"),
+    *("phrasebook", "words"),
     *("number_words", "script_titles", "spoken_list", "spoken_title", "text_list"),
 ]
 
@@ -54,6 +55,9 @@ FREE = ("name",)  # commands read without templates (narrator/listen/setup_words
 FUZZY_CUTOFF = 80.0
 FUZZY_MARGIN = 10.0
 FUZZY_MIN_LETTERS = 3  # "le", "ne": too short to be a misheard name
+# the kinds of `day_words` (narrator/listen/reading.py reads a sentence from them)
+DAY_KINDS = ("vote", "against", "ballot", "nobody", "abstain", "and", "also", "each", "correct", "zero")
+DAY_KINDS += ("copy", "presents", "link", "block", "more")
 MAX_WORDS = 64  # nobody says more in one turn; bounds the work on hostile input
 
 _NOBODY = object()  # the target "personne" (hassil would turn out=None into the heard text)
@@ -101,6 +105,9 @@ class Phrasebook:
     filler_names: tuple[str, ...]  # fillers that are first names too, when said alone as a name (« ben »)
     games: Mapping[str, tuple[str, ...]]  # game id -> aliases
     scenarios: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> scenario id -> aliases
+    day_words: Mapping[str, tuple[str, ...]]  # kind (DAY_KINDS) -> the words of that kind
+    decoy_names: tuple[str, ...]  # common first names, heard as themselves
+    respell: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> role id -> common-word spellings
 
     def template(self, text: str) -> str:
         """A template in the parser's words: text between the syntax folded like any input."""
@@ -197,6 +204,9 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
         filler_names=check.words("filler_names"),
         games=check.games(),
         scenarios=check.scenarios(),
+        day_words=check.day_words(),
+        decoy_names=check.words("decoy_names"),
+        respell=check.respell(),
     )
     book = replace(book, blocks=check.blocks(book))  # templates are checked against the rules above
     if check.problems:
@@ -210,8 +220,9 @@ class _Checker:
     KEYS = (
         *("fillers", "not_names", "number_spellings", "nobody", "ranges", "name_lead_ins", "rules", "commands"),
         "filler_names",
-        *("games", "scenarios", "roles"),
+        *("games", "scenarios", "roles", "day_words", "decoy_names"),
     )
+    OPTIONAL = ("respell",)  # written for the installed model's missing words (narrator model check)
 
     def __init__(self, doc: Marked):
         self.doc = doc
@@ -223,8 +234,8 @@ class _Checker:
             self.fail((), "attendu : un dictionnaire")
             return
         for key in self.data:
-            if key not in self.KEYS:
-                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS)}", at_key=True)
+            if key not in self.KEYS + self.OPTIONAL:
+                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS + self.OPTIONAL)}", at_key=True)
         for key in self.KEYS:
             if key not in self.data:
                 self.fail((), f"clé « {key} » manquante")
@@ -395,6 +406,34 @@ class _Checker:
                     self.fail(("scenarios", game, name), f"attendu : {', '.join(known) or 'aucun'}", at_key=True)
                     continue
                 out[str(game)][str(name)] = self.texts(aliases, ("scenarios", game, name))
+        return out
+
+    def day_words(self) -> dict[str, tuple[str, ...]]:
+        found = self.mapping(("day_words",))
+        out = {}
+        for kind in DAY_KINDS:
+            if kind not in found and "day_words" in self.data:
+                self.fail(("day_words",), f"clé « {kind} » manquante", at_key=True)
+        for kind, said in found.items():
+            if kind not in DAY_KINDS:
+                self.fail(("day_words", kind), f"attendu : {', '.join(DAY_KINDS)}", at_key=True)
+                continue
+            out[str(kind)] = self.texts(said, ("day_words", kind))
+        return out
+
+    def respell(self) -> dict[str, dict[str, tuple[str, ...]]]:
+        out: dict[str, dict[str, tuple[str, ...]]] = {}
+        for game in self.mapping(("respell",)):
+            if game not in ONE_NIGHT_GAMES:
+                self.fail(("respell", game), f"attendu : {', '.join(ONE_NIGHT_GAMES)}", at_key=True)
+                continue
+            known = load_game(str(game)).roles
+            out[str(game)] = {}
+            for rid, said in self.mapping(("respell", game)).items():
+                if rid not in known:
+                    self.fail(("respell", game, rid), f"attendu : {', '.join(known)}", at_key=True)
+                    continue
+                out[str(game)][str(rid)] = self.texts(said, ("respell", game, rid))
         return out
 
     def roles(self) -> dict[str, dict[str, tuple[str, ...]]]:
@@ -619,8 +658,9 @@ class Listener:
         return True
 
 
-class Parser(Listener):
-    """Understands one table in play: a game's roles and its seated players, prepared once."""
+class TemplateParser(Listener):
+    """One table in play read with whole-sentence templates (hassil): the parser before the
+    tagging one (narrator/listen/table_words.py builds on it, and benchmarks/parse.py compares them)."""
 
     phases = PHASES
     commands = frozenset(COMMANDS) - frozenset(SETUP_COMMANDS)
@@ -702,9 +742,14 @@ def _command(name: str, values: dict[str, Any]) -> Command | None:
 
 
 def __getattr__(name: str) -> Any:
-    # SetupParser lives in narrator/listen/setup_words.py (it builds on this module); importable here too
+    # SetupParser lives in narrator/listen/setup_words.py, Parser in narrator/listen/table_words.py
+    # (both build on this module); importable here too
     if name == "SetupParser":
         from narrator.listen.setup_words import SetupParser
 
         return SetupParser
+    if name == "Parser":
+        from narrator.listen.table_words import Parser
+
+        return Parser
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

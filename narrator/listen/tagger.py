@@ -1,0 +1,218 @@
+"""The words of one table, tagged: what each word or group of words of a sentence is.
+
+A sentence is cut, longest match first, into seated names (exact, or a slip of one), characters
+(every form: feminine, plural, short names, Poudlard's tactile symbols, the respellings), numbers,
+the day's words of scripts/listen.fr.yaml (`day_words`) and common first names that nobody at the
+table has (`decoy_names`). Fillers and pronouns are dropped; a word nobody knows is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import yaml
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
+
+from narrator.listen.french import FUZZY_CUTOFF, FUZZY_MARGIN, FUZZY_MIN_LETTERS, Phrasebook, words
+from narrator.script.classic import load_classic
+from narrator.script.game import ONE_NIGHT_GAMES, script_path
+
+__all__ = ["KINDS", "Lexicon", "Tag", "role_forms"]
+
+# kind -> what it marks; a sentence's kinds are read as a string of these letters (reading.py)
+KINDS = {
+    "N": "a seated player",
+    "?": "a first name nobody at the table has",
+    "R": "a character (value: its role ids; two when one symbol is two cards)",
+    "D": "the Doppelgänger, before what it copied",
+    "#": "a number",
+    "Z": "no vote (« aucune voix »)",
+    "O": "nobody (« personne », « blanc »)",
+    "V": "a word of voting or choosing",
+    "C": "contre, pour",
+    "B": "a ballot (« voix », as vosk writes it)",
+    "A": "an abstention (« ne vote pas »)",
+    "&": "and",
+    "S": "aussi",
+    "E": "chacun",
+    "X": "a correction (« non pardon »)",
+    "P": "the Doppelgänger's copy (« qui a copié »)",
+    "K": "a link that says nothing alone (« est », « la carte de »)",
+    "=": "a link that presents (« c'est », « ce sont »): « le Mangemort, c'est Bob »",
+    "!": "a word that turns a command around (« pas », « ou »)",
+}
+# day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
+DAY_TAGS = {
+    "vote": "V",
+    "against": "C",
+    "ballot": "B",
+    "nobody": "O",
+    "abstain": "A",
+    "and": "&",
+    "also": "S",
+    "each": "E",
+    "correct": "X",
+    "zero": "Z",
+    "copy": "P",
+    "presents": "=",
+    "link": "K",
+    "block": "!",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    kind: str
+    value: Any = None
+
+
+Key = tuple[str, ...]
+
+
+def role_forms(book: Phrasebook, game: str) -> dict[str, set[str]]:
+    """Each way a card of `game` is said -> its role ids: names, aliases, plurals, symbols, respellings."""
+    from narrator.listen.setup_words import plural  # the setup's plural, one rule for both
+
+    if game in ONE_NIGHT_GAMES:
+        from narrator.script.game import load_game
+
+        roles: Mapping[str, Any] = load_game(game).roles
+    else:
+        roles = load_classic().roles
+    out: dict[str, set[str]] = {}
+
+    def add(said: str, rid: str) -> None:
+        for form in {said.lower(), plural(said.lower())}:
+            out.setdefault(form, set()).add(rid)
+
+    for rid, role in roles.items():
+        for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *book.respell.get(game, {}).get(rid, ())):
+            add(said, rid)
+    for rid, symbol in _symbols(game).items():  # 001, Adaptation: the card read with a finger
+        out.setdefault(symbol.lower(), set()).add(rid)
+    return out
+
+
+@cache
+def _symbols(game: str) -> dict[str, str]:
+    """role id -> its tactile symbol, as the script writes it (only the cards that have one)."""
+    if game not in ONE_NIGHT_GAMES:
+        return {}
+    data = yaml.safe_load(script_path(game).read_text(encoding="utf-8"))
+    return {str(rid): str(r["symbol"]) for rid, r in (data.get("roles") or {}).items() if r.get("symbol")}
+
+
+class Lexicon:
+    """Every known word group of one table -> its tags, and the tagging of a sentence."""
+
+    def __init__(self, book: Phrasebook, game: str, names: Mapping[str, str]):
+        """names: the parser's words for each seated name -> its seated spelling."""
+        self.names = {tuple(said.split()): spelled for said, spelled in names.items()}
+        self._name_list = list(names)
+        lex: dict[Key, list[Tag]] = {}
+
+        def put(texts: Iterable[str], tag: Tag, overwrite: bool = False) -> None:
+            for text in texts:
+                key = tuple(words(text, book.spellings))
+                if key and (overwrite or key not in lex):
+                    lex[key] = [tag]
+
+        forms = role_forms(book, game)
+        doppel = {f for f, rids in forms.items() if rids == {"doppelganger"}}
+        for said, rids in forms.items():
+            if said not in doppel:
+                put([said], Tag("R", tuple(sorted(rids))))
+        put(doppel, Tag("D"), overwrite=True)
+        for kind, tag in DAY_TAGS.items():  # after the cards: « voleur d'identité » is the Doppelgänger
+            put(book.day_words.get(kind, ()), Tag(tag))
+        put(book.nobody, Tag("O"))
+        foreign = {s for g in (*ONE_NIGHT_GAMES, "thiercelieux") if g != game for s in role_forms(book, g)}
+        put(foreign, Tag("!"))  # « loup » at a Poudlard table is a wrong card, not a word to skip
+        self.skips = {tuple(words(t, book.spellings)) for t in (*book.fillers, *book.not_names)} - {()}
+        self.skips -= set(lex)
+        seated = set(self.names)
+        decoys = {}  # the parser's words -> the name as written (« zoe » -> « Zoé »)
+        for text in book.decoy_names:
+            key = tuple(words(text, book.spellings))
+            if key and key not in seated:
+                decoys[key] = "-".join(part[:1].upper() + part[1:] for part in text.split("-"))
+        for key, spelled in decoys.items():
+            lex.setdefault(key, [Tag("?", spelled)])
+        self._decoy_texts = [" ".join(k) for k in decoys]
+        self.lex = lex
+        self.longest = max((len(k) for k in (*lex, *self.names, *self.skips)), default=1)
+        self._longest_name = max((len(k) for k in self.names), default=1)
+
+    def tag(self, heard: Sequence[str]) -> list[list[Tag]]:
+        """Each word group's possible tags, in order (a name that is also a card has two)."""
+        out: list[list[Tag]] = []
+        i, n = 0, len(heard)
+        while i < n:
+            found, size = self._longest(heard, i)
+            if found and all(tag.kind == "?" for tag in found):  # « jean marque »: Jean-Marc, misheard
+                slip = self._slip(heard, i)
+                if slip is not None and slip[0].kind == "N" and slip[1] > size:
+                    found, size = [slip[0]], slip[1]
+            if found is not None:
+                if found:
+                    out.append(found)
+                i += size
+                continue
+            if heard[i].isascii() and heard[i].isdigit():
+                out.append([Tag("#", int(heard[i]))])
+                i += 1
+                continue
+            slip = self._slip(heard, i)
+            if slip is None:
+                i += 1  # a word nobody knows: skipped
+                continue
+            out.append([slip[0]])
+            i += slip[1]
+        return out
+
+    def _longest(self, heard: Sequence[str], i: int) -> tuple[list[Tag] | None, int]:
+        """The longest known group at i: its tags ([] for a word to drop), or None."""
+        for k in range(min(self.longest, len(heard) - i), 0, -1):
+            key = tuple(heard[i : i + k])
+            tags = []
+            if key in self.names:
+                tags.append(Tag("N", self.names[key]))
+            tags += self.lex.get(key, [])
+            if tags:
+                return tags, k
+            if key in self.skips:
+                return [], k
+        return None, 0
+
+    def _known(self, word: str) -> bool:
+        return (word,) in self.lex or (word,) in self.skips or (word,) in self.names or word.isdigit()
+
+    def _slip(self, heard: Sequence[str], i: int) -> tuple[Tag, int] | None:
+        """A seated name misheard at i (and how many words it took), or a word that blocks the sentence."""
+        if not self._name_list:
+            return None
+        end = i + 1
+        while end < len(heard) and end - i < self._longest_name and not self._known(heard[end]):
+            end += 1
+        for k in range(end - i, 0, -1):
+            said = " ".join(heard[i : i + k])
+            if len(said.replace(" ", "")) < FUZZY_MIN_LETTERS:
+                continue
+            best = process.extract(said, self._name_list, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
+            if not best:
+                continue
+            if len(best) == 2 and best[0][1] - best[1][1] < FUZZY_MARGIN:
+                return Tag("!"), k  # two players fit: when in doubt, nothing
+            name = str(best[0][0])
+            slip = Levenshtein.distance(said, name)
+            other = process.extractOne(
+                said, self._decoy_texts, scorer=Levenshtein.distance, score_cutoff=slip
+            )  # another first name as close: « Léa » is not Léo
+            if other is not None:
+                return Tag("!"), k
+            return Tag("N", self.names[tuple(name.split())]), k
+        return None
