@@ -529,6 +529,10 @@ class Listener:
         """The lists as people say them, for a recognizer's grammar (narrator/listen/grammar.py)."""
         raise NotImplementedError
 
+    def chunks(self, phase: str) -> list[str]:
+        """Words and word groups a sentence may be made of beyond the templates' phrases, as spoken."""
+        return []
+
     def _known_words(self, book: Phrasebook, templates_only: bool = False) -> frozenset[str]:
         """Words the parser knows: never read as a misheard name."""
         known: set[str] = set()

@@ -30,7 +30,9 @@ def phrases(parser: Listener, phase: str, compact: bool = False) -> list[str]:
     book = parser.book
     # Hesitations and words no command uses are heard as themselves, not forced into a command
     # word: "alice vote pas contre bob" must reach the parser with its "pas" (it then refuses it).
-    found = {*book.fillers, *book.not_names}
+    # The parser's chunks (names, first names nobody has, the day's words, cards, numbers) let
+    # the recognizer write a sentence no template holds, phrase after phrase.
+    found = {*book.fillers, *book.not_names, *parser.chunks(phase)}
     intents = book.intents(phase, spoken=True, commands=parser.commands)
     for _, text in sample_intents(intents, slot_lists=spoken_lists(parser), language="fr"):
         found.add(text)

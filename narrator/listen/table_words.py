@@ -10,15 +10,28 @@ nothing, and `stranger` says which name was heard.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+
+from hassil import Intents, sample_intents
+from hassil.intents import Intent, IntentData
 
 from narrator.listen.commands import Command
 from narrator.listen.controls import OPENERS, Controls
-from narrator.listen.french import MAX_WORDS, TemplateParser, phrasebook, words
+from narrator.listen.french import MAX_WORDS, TemplateParser, number_words, phrasebook, words
 from narrator.listen.reading import Reader
-from narrator.listen.tagger import Lexicon
+from narrator.listen.tagger import Lexicon, role_forms
 
 __all__ = ["Parser"]
 
+# the day_words each phase's grammar holds, besides names, first names, nobody and the links
+_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block")
+PHASE_WORDS = {
+    "vote": ("vote", "against", "abstain", "each"),
+    "tally": ("vote", "against", "ballot", "zero", "each"),
+    "reveal": ("copy", "each"),
+    "choose": ("vote", "against"),
+}
+PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
 MAX_AROUND = 4  # « non c'est pas ça » before a day's input, « parle plus fort » after it
 
 
@@ -64,6 +77,18 @@ class Parser(TemplateParser):
                     return rest + closing
         return self.reader.read(tokens, phase) or []
 
+    def chunks(self, phase: str) -> list[str]:
+        """The words and word groups a sentence of `phase` is made of, as spoken (for the grammar)."""
+        book = self.book
+        said = [name.lower() for name in self.players] + [name.lower() for name in book.decoy_names]
+        for kind in (*_EVERYWHERE, *PHASE_WORDS[phase]):
+            said += book.day_words.get(kind, ())
+        if phase in ("tally", "any"):
+            said += _numbers(len(self.players))
+        if phase in ("reveal", "any"):
+            said += role_forms(book, self.game)
+        return said
+
     def stranger(self, text: str) -> str | None:
         """The first name heard in `text` that nobody at the table has (« Zoé »), if any."""
         heard = words(text, self.book.spellings) if isinstance(text, str) else []
@@ -74,3 +99,12 @@ class Parser(TemplateParser):
                 if tag.kind == "?":
                     return str(tag.value)
         return None
+
+
+@cache
+def _numbers(most: int) -> tuple[str, ...]:
+    """0 to `most` in words, as hassil spells them for a grammar."""
+    data = IntentData(sentence_texts=["{count}"])
+    intents = Intents(language="fr", intents={"count": Intent("count", data=[data])})
+    lists = {"count": number_words("count", 0, most, 1)}
+    return tuple(text for _, text in sample_intents(intents, slot_lists=lists, language="fr"))

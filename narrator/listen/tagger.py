@@ -85,13 +85,12 @@ def role_forms(book: Phrasebook, game: str) -> dict[str, set[str]]:
         roles = load_classic().roles
     out: dict[str, set[str]] = {}
 
-    def add(said: str, rid: str) -> None:
-        for form in {said.lower(), plural(said.lower())}:
-            out.setdefault(form, set()).add(rid)
-
     for rid, role in roles.items():
         for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *book.respell.get(game, {}).get(rid, ())):
-            add(said, rid)
+            # « les deux francs-maçons »: the plural of a card the box holds several of
+            several = (getattr(role, "copies", 1) or 1) > 1
+            for form in {said.lower(), plural(said.lower()) if several else said.lower()}:
+                out.setdefault(form, set()).add(rid)
     for rid, symbol in _symbols(game).items():  # 001, Adaptation: the card read with a finger
         out.setdefault(symbol.lower(), set()).add(rid)
     return out
