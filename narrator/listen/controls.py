@@ -16,10 +16,10 @@ from hassil.expression import ListReference
 from hassil.intents import Intent, IntentData
 from hassil.parse_expression import parse_sentence
 
-from narrator.listen.commands import Command
+from narrator.listen.commands import FIELDS, Command
 from narrator.listen.french import Phrasebook, _references, words
 
-__all__ = ["CONTROLS", "Controls"]
+__all__ = ["CONTROLS", "Controls", "folded"]
 
 # what a game in progress hears as a whole phrase (the day's inputs are read from tags)
 CONTROLS = frozenset(
@@ -65,7 +65,7 @@ class Controls:
                         ways[j][done + (command,)] = None
                 if len(ways[j]) > _MAX_WAYS:
                     ways[j] = dict(sorted(ways[j].items(), key=lambda w: len(w[0]))[:_MAX_WAYS])
-        found = {_folded(way): None for way in ways[n] if way}
+        found = {folded(way): None for way in ways[n] if way}
         fewest = min((len(way) for way in found), default=0)
         found = {way: None for way in found if len(way) == fewest}  # « répète la légende » is one command
         return list(next(iter(found))) if len(found) == 1 else None
@@ -86,11 +86,11 @@ class Controls:
         return Command("more_time", seconds=total) if total > 0 else None
 
 
-def _folded(way: tuple[Command, ...]) -> tuple[Command, ...]:
-    """« non, annule » is one undo; a word said twice (« oui oui ») is said once."""
+def folded(way: Sequence[Command]) -> tuple[Command, ...]:
+    """« non, annule » is one undo; a control said twice (« oui oui ») is said once."""
     out: list[Command] = []
     for command in way:
-        if out and out[-1] == command:
+        if out and out[-1] == command and not FIELDS.get(command.command):
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

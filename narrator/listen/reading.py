@@ -20,6 +20,7 @@ from narrator.listen.tagger import Tag
 
 __all__ = ["Reader"]
 
+MAX_WAYS = 4  # ways to cut a sentence kept at each word (one more than needed to see two)
 MAX_READINGS = 128  # a name that is also a card doubles the readings; a sentence holds a few
 _LIST = r"N(?:&?N)*"  # voters: « Paul, Zoé et Léo »
 _AND_LIST = r"N(?:&N)*"  # a card or a count for several names needs its « et »: « Ana et Ben »
@@ -34,10 +35,10 @@ _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])B?[K=E]*C?[K=E]*(?P<L>{_AND_LIST}
 _NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST}){_K}*(?P<n>[#Z])B?[K=BE]*")
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 # reveal: names [est] [un] card; card c'est names
-_NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})[K=#E]*(?P<R>R)[K=E]*")
+_NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
-_CHOOSE = re.compile(r"[K=VC&]*(?P<T>[NO])[K=VC]*")
+_CHOOSE = re.compile(r"[K=VCR&]*(?P<T>[NO])[K=VC]*")  # « le chasseur tue Dan »
 
 Pattern = tuple[re.Pattern[str], Callable[[re.Match[str], Sequence[Tag], list[Command]], list[Command] | None]]
 
@@ -143,19 +144,23 @@ def _also(field: str) -> Callable[[re.Match[str], Sequence[Tag], list[Command]],
 def _segment(tags: Sequence[Tag], units: list[Pattern]) -> list[Command] | None:
     """The sentence cut into units end to end; None unless exactly one cut reads."""
     kinds = "".join(t.kind for t in tags)
-    ways: list[dict[tuple[Command, ...], None]] = [{} for _ in range(len(kinds) + 1)]
-    ways[0][()] = None
+    # each way to cut the sentence so far -> its fewest units: « Ana, Ben et Élise contre Victor »
+    # is one list of voters rather than « Ana Ben » and « Élise contre Victor »
+    ways: list[dict[tuple[Command, ...], int]] = [{} for _ in range(len(kinds) + 1)]
+    ways[0][()] = 0
     for pos in range(len(kinds)):
-        for done in list(ways[pos])[:2]:
+        for done, cuts in sorted(ways[pos].items(), key=lambda way: way[1])[:MAX_WAYS]:
             for pattern, build in units:
                 m = pattern.match(kinds, pos)
                 if not m or m.end() == pos:
                     continue
                 got = build(m, tags, list(done))
                 if got:
-                    ways[m.end()][done + tuple(got)] = None
+                    way = done + tuple(got)
+                    ways[m.end()][way] = min(cuts + 1, ways[m.end()].get(way, cuts + 1))
     end = ways[len(kinds)]
-    return list(next(iter(end))) if len(end) == 1 else None
+    fewest = [way for way, cuts in end.items() if cuts == min(end.values())]
+    return list(fewest[0]) if len(fewest) == 1 else None
 
 
 def _copies(tags: list[Tag]) -> list[Tag] | None:

@@ -17,6 +17,7 @@ from hassil import RangeSlotList
 from hassil.intents import SlotList
 
 from narrator.listen.commands import COMMANDS, GAMES, Command
+from narrator.listen.controls import folded
 from narrator.listen.french import (
     SETUP_PHASES,
     Listener,
@@ -29,6 +30,7 @@ from narrator.listen.french import (
     text_list,
     words,
 )
+from narrator.listen.tagger import role_forms
 from narrator.rules.model import Role
 from narrator.script.game import ONE_NIGHT_GAMES, UnknownGame, load_shipped
 
@@ -89,6 +91,9 @@ class SetupParser(Listener):
         self._lead_ins = sorted(folded, key=len, reverse=True)
         self._trailing = sorted({tuple(fold(text).split()) for text in book.fillers} - {()}, key=len, reverse=True)
         self._filler_names = frozenset(fold(text) for text in book.filler_names)
+        # a card of the game is no player's name: « je suis mangemort » after a misheard answer
+        cards = role_forms(book, game) if game is not None else {}
+        self._cards = frozenset(w for said in cards for w in fold(said).split() if w not in _PREPOSITIONS)
 
     def _scenario_aliases(self) -> list[tuple[str, str]]:
         if self.game not in ONE_NIGHT_GAMES:
@@ -127,7 +132,7 @@ class SetupParser(Listener):
 
     def parse(self, text: str, phase: str = "any") -> list[Command]:
         """The commands in `text`, in order; [] unless every word is understood one way only."""
-        commands = super().parse(text, phase)
+        commands = list(folded(super().parse(text, phase)))
         if commands or phase != "name" or not isinstance(text, str):
             return commands
         return self._named(text)
@@ -180,8 +185,10 @@ class SetupParser(Listener):
         if len(kept) > MAX_NAME_WORDS:
             return None
         for token in kept:
-            folded = fold(token).split()
-            if sum(len(w) for w in folded) < 2 or any(len(w) > 1 and w in self._reserved for w in folded):
+            said = fold(token).split()
+            if sum(len(w) for w in said) < 2 or any(len(w) > 1 and w in self._reserved for w in said):
+                return None
+            if any(w in self._cards for w in said):
                 return None
             if any(w.isdigit() for w in words(token, self.book.spellings)):  # « deux », « 2 »
                 return None

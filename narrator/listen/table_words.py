@@ -29,7 +29,7 @@ PHASE_WORDS = {
     "vote": ("vote", "against", "abstain", "each"),
     "tally": ("vote", "against", "ballot", "zero", "each"),
     "reveal": ("copy", "each"),
-    "choose": ("vote", "against"),
+    "choose": ("vote", "against", "choosing"),
 }
 PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
 MAX_AROUND = 4  # « non c'est pas ça » before a day's input, « parle plus fort » after it
@@ -71,7 +71,7 @@ class Parser(TemplateParser):
                     return opening + rest
         for k in range(min(MAX_AROUND, len(heard) - 1), 0, -1):  # « Alice contre Bob, plus fort »
             closing = controls.read(heard[-k:])
-            if closing:
+            if closing and not any(c.command in ("yes", "no") for c in closing):  # « … contre Max, non »: ask
                 rest = self.reader.read(self.lexicon.tag(heard[:-k]), phase)
                 if rest:
                     return rest + closing
@@ -85,8 +85,10 @@ class Parser(TemplateParser):
             said += book.day_words.get(kind, ())
         if phase in ("tally", "any"):
             said += _numbers(len(self.players))
-        if phase in ("reveal", "any"):
-            said += role_forms(book, self.game)
+        if phase == "reveal":
+            said += _numbers(3)  # « une villageoise », « les deux francs-maçons »
+        if phase in ("reveal", "choose", "any"):
+            said += role_forms(book, self.game)  # choose: « le chasseur tue Dan »
         return said
 
     def stranger(self, text: str) -> str | None:

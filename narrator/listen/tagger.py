@@ -60,6 +60,7 @@ DAY_TAGS = {
     "copy": "P",
     "presents": "=",
     "link": "K",
+    "choosing": "K",
     "block": "!",
 }
 
