@@ -47,6 +47,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "characters_in_play": {"characters"},
     "help_classic": set(),
     "not_understood": {"text"},
+    "unknown_player": {"name"},
     "not_heard": set(),
     "keyboard": set(),
     "undone": set(),

@@ -34,6 +34,7 @@ class Conversation:
     control: Callable[[Command], None]
     listen_s: float = 8.0
     keyboard: object = None  # an ear to offer after three misunderstandings, if any
+    stranger: Callable[[str], str | None] | None = None  # a first name heard that nobody at the table has
 
     def ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
         """Listen until `accept` takes an answer; after a silence, a miss or a refused answer, the question again."""
@@ -85,7 +86,11 @@ class Conversation:
             # an answer to a question put to one player: « bob » means « <player> bob »
             commands = self.parse(f"{prefix} {heard.text}", phase)
         if not commands:
-            self.voice.tell(self.prompts.line("not_understood", text=heard.text))
+            name = self.stranger(heard.text) if self.stranger else None
+            if name:  # « Zoé vote contre Max » at a table without Zoé: never read as another player
+                self.voice.tell(self.prompts.line("unknown_player", name=name))
+            else:
+                self.voice.tell(self.prompts.line("not_understood", text=heard.text))
             return []
         return commands
 

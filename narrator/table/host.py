@@ -63,6 +63,7 @@ class Host:
             control=self._control,
             listen_s=self.listen_s,
             keyboard=self.keyboard,
+            stranger=getattr(self.parser, "stranger", None),
         )
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
