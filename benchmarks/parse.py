@@ -1,12 +1,13 @@
-"""French utterances understood per second (narrator.listen.french.Parser.parse), in one run.
+"""The day's parser against the one before it, on the utterance table, in one run.
 
-Utterances: the test table (tests/utterances/*.yaml: votes, tallies, reveals, control words,
-misheard names, refusals), each parsed in its own phase by a parser prepared once per table.
-"hassil alone" is one `recognize_all` over the utterance's normalized words, all of them kept:
-the floor under which a template matcher cannot go; ours adds folding, number words, names,
-fillers and the split into several commands (which calls hassil once per candidate piece).
-Also printed: the one-time costs of a table (the Parser, and each phase's grammar phrases, whole
-and as a bigram cover).
+Utterances: the test table's cases said at a seated table (tests/utterances/*.yaml: votes,
+tallies, cards, controls, names, refusals; the spoken setup's, with nobody seated, aside), each
+parsed in its own phase by a parser prepared once per table. "old" is the whole-sentence
+template parser (narrator.listen.french.TemplateParser, hassil over the normalized words);
+"new" the tagging parser (narrator.listen.french.Parser: tags, then a few rules). Printed for
+each: accuracy on the table (the expected commands exactly), and the time to parse one
+utterance (median and p95 over every utterance and round, on one core). Also printed: the
+one-time costs of a table and each phase's grammar.
 
 Run: python benchmarks/parse.py [--rounds N]
 """
@@ -15,17 +16,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
 
 import yaml
-from hassil import recognize_all
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from narrator.listen.french import PHASES, Parser, words  # noqa: E402
+from narrator.listen.commands import Command  # noqa: E402
+from narrator.listen.french import PHASES, Parser, TemplateParser  # noqa: E402
 from narrator.listen.grammar import phrases  # noqa: E402
 
 
@@ -37,60 +39,62 @@ def load_cases() -> list[dict]:
     return [c for c in cases if c.get("players")]
 
 
+def measure(kind: type, cases: list[dict], rounds: int) -> tuple[float, list[float], float]:
+    """Accuracy, the milliseconds of every parse, and the setup milliseconds per table."""
+    start = time.perf_counter()
+    tables = {(c["game"], tuple(c["players"])): None for c in cases}
+    built = {key: kind(*key) for key in tables}
+    setup = (time.perf_counter() - start) / len(built) * 1000
+    work = [(built[c["game"], tuple(c["players"])], c) for c in cases]
+    right = 0
+    for table, case in work:
+        got = [c.to_json() for c in table.parse(case["text"], case["phase"])]
+        right += got == [Command(**e).to_json() for e in case["expect"]]
+    times = []
+    for _ in range(rounds):
+        for table, case in work:
+            start_ns = time.perf_counter_ns()
+            table.parse(case["text"], case["phase"])
+            times.append((time.perf_counter_ns() - start_ns) / 1e6)
+    return right / len(work), times, setup
+
+
+def p95(times: list[float]) -> float:
+    return statistics.quantiles(times, n=20)[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10)
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     cases = load_cases()
-    start = time.perf_counter()
-    for game in ("onuw", "poudlard"):  # the first tables also load the phrasebook and the game scripts
-        Parser(game, ["Alice", "Bob"])
-    first = time.perf_counter() - start
-    start = time.perf_counter()
-    keys = {(c["game"], tuple(c["players"])) for c in cases}
-    tables = {(game, players): Parser(game, players) for game, players in keys}
-    setup = (time.perf_counter() - start) / len(tables)
-    work = [(tables[c["game"], tuple(c["players"])], c["text"], c["phase"]) for c in cases]
-    for table, text, phase in work:  # warm up
-        table.parse(text, phase)
-
-    def rate(items: list) -> float:
-        start = time.perf_counter()
-        for _ in range(args.rounds):
-            for table, text, phase in items:
-                table.parse(text, phase)
-        return len(items) * args.rounds / (time.perf_counter() - start)
-
-    understood = [w for w in work if w[0].parse(w[1], w[2])]
-    refused = [w for w in work if not w[0].parse(w[1], w[2])]
-    ours = rate(work)
-    plain = [(t, " ".join(words(text, t.book.spellings)), phase) for t, text, phase in work]
-    start = time.perf_counter()
-    for _ in range(args.rounds):
-        for table, text, phase in plain:
-            list(recognize_all(text, table.book.intents(phase), slot_lists=table.lists))
-    bare = len(plain) * args.rounds / (time.perf_counter() - start)
+    Parser("onuw", ["Alice", "Bob"])  # the first table also loads the phrasebook and the game scripts
+    Parser("poudlard", ["Alice", "Bob"])
+    print(f"utterances: {len(cases)} said at a seated table, from tests/utterances")
+    figures = {}
+    for name, kind in (("old", TemplateParser), ("new", Parser)):
+        accuracy, times, setup = measure(kind, cases, args.rounds)
+        figures[name] = (accuracy, statistics.median(times), p95(times), setup)
+    for name, (accuracy, median, high, setup) in figures.items():
+        print(
+            f"{name} ({'TemplateParser' if name == 'old' else 'Parser'}): accuracy {accuracy:.1%};"
+            f" {median:.2f} ms median, {high:.2f} ms p95 per utterance; {setup:.1f} ms per table"
+        )
+    print(f"ratio old p95 / new p95: {figures['old'][2] / figures['new'][2]:.1f}x")
 
     big = Parser("onuw", ["Alice", "Bob", "Chloé", "Dan", "Éric", "Jean-Marc", "Zoë", "Léa", "Léo", "Marc"])
-    grammar = {}
     for phase in PHASES:
         start = time.perf_counter()
         count = len(phrases(big, phase))
-        grammar[phase] = (count, time.perf_counter() - start, len(phrases(big, phase, compact=True)))
-
-    print(f"utterances: {len(work)} from tests/utterances ({len(understood)} understood, {len(refused)} refused)")
-    print(f"narrator parse: {ours:,.0f} utterances/s ({1e6 / ours:.0f} µs each)")
-    print(f"  understood only: {rate(understood):,.0f}/s; refused only: {rate(refused):,.0f}/s")
-    print(f"hassil alone (one recognize_all over the normalized words): {bare:,.0f} utterances/s")
-    print(f"ratio hassil alone / narrator parse: {bare / ours:.1f}x")
-    print(f"Parser setup: {first * 1000:.0f} ms for the first two games, then {setup * 1000:.1f} ms per table")
-    for phase, (count, seconds, compact) in grammar.items():
+        seconds = time.perf_counter() - start
+        compact = len(phrases(big, phase, compact=True))
         print(
             f"grammar, onuw, 10 players, {phase}: {count:,} phrases in {seconds * 1000:.0f} ms;"
             f" {compact:,} with compact=True"
         )
+    print(f"accuracy old {figures['old'][0]:.1%}, new {figures['new'][0]:.1%}; p95 new {figures['new'][2]:.2f} ms")
 
 
 if __name__ == "__main__":

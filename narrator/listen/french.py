@@ -131,6 +131,7 @@ class Phrasebook:
             pairs += [
                 (f"{d} {alias}", f"doppelganger:{rid}")
                 for d in said["doppelganger"]
+                if " " not in d  # « voleur d'identité voyante » is read from tags (narrator/listen/tagger.py)
                 for alias, rid in pairs
                 if rid != "doppelganger"
             ]

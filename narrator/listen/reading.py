@@ -26,19 +26,19 @@ _LIST = r"N(?:&?N)*"  # voters: « Paul, Zoé et Léo »
 _AND_LIST = r"N(?:&N)*"  # a card or a count for several names needs its « et »: « Ana et Ben »
 _K = "[K=]"  # a link: « est », « c'est »
 # vote: [vote de] voters [vote words] [contre] target; voters abstain; « … et Léo aussi »
-_VOTE = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})(?P<mid>[K=VEC]*)(?P<T>[NO])[K=E]*")
+_VOTE = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})(?P<mid>[K=VEC]*)(?P<T>[NO])S?[K=E]*")  # « … elle aussi »
 _BARE = re.compile(rf"&?{_K}*(?P<L>N)(?P<T>[NO])")  # « Alice Bob », while the votes are collected
 _ABSTAIN = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})[K=VE]*A(?:[K=]*C[K=]*O)?[K=E]*")
 _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »
-_COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])B?[K=E]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
+_COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 _NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST}){_K}*(?P<n>[#Z])B?[K=BE]*")
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 # reveal: names [est] [un] card; card c'est names
 _NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
-_CHOOSE = re.compile(r"[K=VCR&]*(?P<T>[NO])[K=VC]*")  # « le chasseur tue Dan »
+_CHOOSE = re.compile(r"[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
 
 Pattern = tuple[re.Pattern[str], Callable[[re.Match[str], Sequence[Tag], list[Command]], list[Command] | None]]
 

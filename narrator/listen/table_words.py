@@ -29,7 +29,7 @@ PHASE_WORDS = {
     "vote": ("vote", "against", "abstain", "each"),
     "tally": ("vote", "against", "ballot", "zero", "each"),
     "reveal": ("copy", "each"),
-    "choose": ("vote", "against", "choosing"),
+    "choose": ("vote", "against", "choosing", "zero"),
 }
 PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
 MAX_AROUND = 4  # « non c'est pas ça » before a day's input, « parle plus fort » after it
