@@ -66,8 +66,10 @@ def listener(case: dict) -> Listener:
 
 def test_the_table_is_big_enough_and_holds_refusals() -> None:
     cases = [p.values[0] for p in CASES]
-    assert len(cases) >= 150
-    assert sum(1 for c in cases if c["expect"] == []) >= 40
+    assert len(cases) >= 400
+    assert sum(1 for c in cases if c["expect"] == []) >= 100
+    for game in ("onuw", "poudlard", "thiercelieux"):  # every game, at its table and at the setup
+        assert sum(1 for c in cases if c["game"] == game and c["players"]) >= 60, game
     setup = [c for c in cases if c["players"] is None]
     assert len(setup) >= 80 and sum(1 for c in setup if c["expect"] == []) >= 20
     # the settings are heard by a game in progress, in each of its phases, and by the setup

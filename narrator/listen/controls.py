@@ -8,7 +8,7 @@ plus », « deux minutes et trente secondes »). « non, annule » is one undo.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
 from hassil import Intents, sample_intents
@@ -34,9 +34,10 @@ _MAX_WAYS = 2
 class Controls:
     """The control phrases of one phase, and their reading."""
 
-    def __init__(self, book: Phrasebook, phase: str):
+    def __init__(self, book: Phrasebook, phase: str, names: Iterable[tuple[str, ...]] = ()):
+        """names: the seated names in the parser's words, never dropped as fillers (a player called Ben)."""
         self.phrases = _phrases(book, phase)
-        self.fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()}
+        self.fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()} - set(names)
         self.longest = max((len(k) for k in (*self.phrases, *self.fillers)), default=1)
         more = sorted({" ".join(words(m, book.spellings)) for m in book.day_words.get("more", ())}, key=len)
         self._more = "|".join(re.escape(m) for m in reversed(more) if m)

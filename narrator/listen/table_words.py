@@ -47,7 +47,7 @@ class Parser(TemplateParser):
         book = phrasebook()
         self.lexicon = Lexicon(book, game, self._names)
         self.reader = Reader(len(self.players))
-        self._controls = {phase: Controls(book, phase) for phase in self.phases}
+        self._controls = {phase: Controls(book, phase, self.lexicon.names) for phase in self.phases}
 
     def parse(self, text: str, phase: str = "any") -> list[Command]:
         """The commands in `text`, in order; [] unless it reads one way only."""
