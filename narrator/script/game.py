@@ -95,6 +95,10 @@ def _cross_checks(doc: Marked) -> list[Problem]:
             out.append(doc.problem(at + ("lone_peek",), "lone_peek ne va qu'avec power: recognize"))
         if "group" in role and power != Power.RECOGNIZE.value:
             out.append(doc.problem(at + ("group",), "group ne va qu'avec power: recognize"))
+    traitor = next((rid for rid, r in roles.items() if r.get("team") == "loups" and not r.get("wolf")), None)
+    if traitor and "wolves_and_traitor_win" not in data["texts"]:
+        why = f"clé manquante « wolves_and_traitor_win » : le verdict quand « {traitor} » gagne avec les loups"
+        out.append(doc.problem(("texts",), why))
     for i, group in enumerate(data.get("together", [])):
         for j, rid in enumerate(group):
             if rid not in roles:
@@ -139,7 +143,11 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
                 if rid not in roles:
                     out.append(doc.problem(("night", i, "call", j), f"personnage inconnu « {rid} »"))
                 called.add(rid)
-            lines += [(("night", i, "lines", j), line, set()) for j, line in enumerate(item["lines"])]
+            for j, line in enumerate(item["lines"]):
+                lines.append((("night", i, "lines", j), line, set()))
+                for k, rid in enumerate(line.get("only", [])):
+                    if rid not in roles:
+                        out.append(doc.problem(("night", i, "lines", j, "only", k), f"personnage inconnu « {rid} »"))
         else:
             lines.append((("night", i), item, set()))
     for rid, role in roles.items():
