@@ -37,8 +37,8 @@ def test_resolve_prints_the_documented_example() -> None:
     assert set(first["dead"]) == {"Ben", "Cleo"}
     assert set(first["winners"]) == {"Ana", "Dan", "Eva"}
     assert first["why"][:2] == [
-        "Ben et Cleo ont 2 voix chacun : égalité, ils meurent tous les deux.",
-        "Cleo était loup-garou : le village gagne, pour ceux qui sont encore en vie.",
+        "Égalité à 2 voix entre Ben et Cleo, qui meurent.",
+        "Cleo était loup-garou : le village gagne, pour qui est encore en vie.",
     ]
 
 

@@ -14,6 +14,7 @@ from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Rul
 from narrator.rules.record import check_setup
 from narrator.script.announce import Announcements, parse_announcements
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.plural import COUNTED
 from narrator.script.schema import schema_problems
 
 ONE_NIGHT_GAMES = ("onuw", "poudlard")
@@ -104,8 +105,10 @@ def _cross_checks(doc: Marked) -> list[Problem]:
             if rid not in roles:
                 out.append(doc.problem(("together", i, j), f"personnage inconnu « {rid} »"))
     for key, template in data["texts"].items():
-        if isinstance(template, dict) and "names" not in _PLACEHOLDERS.get(key, set()):
-            out.append(doc.problem(("texts", key), "attendu : un texte (two/many ne vont qu'avec {names})"))
+        if isinstance(template, dict) and not _PLACEHOLDERS.get(key, set()).intersection(COUNTED):
+            out.append(
+                doc.problem(("texts", key), "attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})")
+            )
     for key, allowed in _PLACEHOLDERS.items():
         template = data["texts"][key]
         variants: list[tuple[str | None, str]] = (

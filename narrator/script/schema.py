@@ -10,19 +10,10 @@ import jsonschema
 
 from narrator.rules.model import CopyTiming, DayPower, Power, Team, Victory
 from narrator.script.marks import Marked, Problem
+from narrator.script.plural import TEMPLATE
 
 _TEXT = {"type": "string", "minLength": 1}
-_TEMPLATE = {
-    "oneOf": [
-        _TEXT,
-        {
-            "type": "object",
-            "properties": {"two": _TEXT, "many": _TEXT},
-            "required": ["two", "many"],
-            "additionalProperties": False,
-        },
-    ]
-}
+_TEMPLATE = TEMPLATE
 TEXT_KEYS = (
     "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag",
     "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
