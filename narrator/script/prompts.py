@@ -75,6 +75,19 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "longer_waits": set(),
     "setting_limit": set(),
     "help": set(),
+    # what to type, shown to a keyboard (narrator/table/conversation.py): for a phase, or a question
+    "typed_any": set(),
+    "typed_yes_no": set(),
+    "typed_game": set(),
+    "typed_number": set(),
+    "typed_count": {"low", "high"},
+    "typed_name": set(),
+    "typed_character": set(),
+    "typed_vote": set(),
+    "typed_reveal": set(),
+    "typed_choose": set(),
+    "typed_ask_votes": set(),
+    "typed_ask_card": set(),
 }
 SCHEMA: dict[str, Any] = {
     "type": "object",
