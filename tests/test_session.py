@@ -300,7 +300,8 @@ def test_progress_replays_the_journal() -> None:
 def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> None:
     from narrator.table.journal import Journal, read_journal
 
-    journal = Journal.create({"game": "poudlard"}, tmp_path / "j.jsonl")
+    header = {"family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"], "cards": [], "voice": "fr"}
+    journal = Journal.create(header, tmp_path / "j.jsonl")
     journal.append({"type": "night_done"})
     journal.close()
     with open(tmp_path / "j.jsonl", "a", encoding="utf-8") as f:
