@@ -124,4 +124,4 @@ def test_a_game_played_in_a_tables_own_words(tmp_path: Path) -> None:
     assert "Je ne connais pas de joueur Zoé." in run.stdout
     assert "Ana vote contre Ben, Chloé vote contre Ben et Ben vote contre Ben" in run.stdout
     assert "Ana : Harry Potter, Ben : Mangemort et Chloé : élève de Poudlard" in run.stdout
-    assert "Gagnants : Ana et Chloé." in run.stdout
+    assert "Ana et Chloé gagnent." in run.stdout
