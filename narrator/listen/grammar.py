@@ -65,8 +65,8 @@ def bigram_cover(said: set[str] | list[str]) -> list[str]:
 
     Vosk turns a grammar into a bigram language model (recognizer.cc, UpdateGrammarFst: a
     LanguageModelEstimator with ngram_order 2): these phrases give it the same words and word
-    pairs as the whole expansion — a reveal turn of ten players goes from ~56,000 phrases to
-    ~1,250 — and no pair weighs more for being repeated in thousands of combinations.
+    pairs as the whole expansion — a reveal turn of ten players goes from ~180,000 phrases to
+    ~2,900 (benchmarks/parse.py) — and no pair weighs more for being repeated in thousands of combinations.
     """
     seen: set[tuple[str, str]] = set()
     kept = []
