@@ -32,10 +32,10 @@ _ABSTAIN = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})[K=VE]*A(?:[K=]*C[K=]*
 _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »
 _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
-_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST}){_K}*(?P<n>[#Z])B?[K=BE]*")
+_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=B]*(?P<n>[#Z])B?[K=BE]*")
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 # reveal: names [est] [un] card; card c'est names
-_NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)[K=E]*")
+_NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)S?[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
 _CHOOSE = re.compile(r"[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
