@@ -56,8 +56,8 @@ FUZZY_CUTOFF = 80.0
 FUZZY_MARGIN = 10.0
 FUZZY_MIN_LETTERS = 3  # "le", "ne": too short to be a misheard name
 # the kinds of `day_words` (narrator/listen/reading.py reads a sentence from them)
-DAY_KINDS = ("vote", "against", "ballot", "nobody", "abstain", "and", "also", "each", "correct", "zero")
-DAY_KINDS += ("copy", "presents", "link", "choosing", "block", "more")
+DAY_KINDS: tuple[str, ...] = ("vote", "against", "ballot", "nobody", "abstain", "and", "also", "each")
+DAY_KINDS += ("correct", "zero", "copy", "presents", "link", "choosing", "block", "more")
 MAX_WORDS = 64  # nobody says more in one turn; bounds the work on hostile input
 
 _NOBODY = object()  # the target "personne" (hassil would turn out=None into the heard text)

@@ -61,9 +61,10 @@ class Reader:
     def _read_one(self, tags: list[Tag], phase: str) -> list[Command] | None:
         if not tags or any(t.kind in "!?" for t in tags):
             return None
-        tags = _copies(tags)
-        if tags is None:
+        copied = _copies(tags)
+        if copied is None:
             return None
+        tags = copied
         readers = {
             "vote": [self._votes_bare],
             "tally": [self._tallies],
@@ -136,7 +137,7 @@ def _also(field: str) -> Callable[[re.Match[str], Sequence[Tag], list[Command]],
     def also(m: re.Match[str], tags: Sequence[Tag], before: list[Command]) -> list[Command] | None:
         if not before:
             return None
-        return [replace(before[-1], **{field: name}) for name in _names(m, "L", tags)]
+        return [replace(before[-1], **{field: name}) for name in _names(m, "L", tags)]  # type: ignore[arg-type]
 
     return also
 

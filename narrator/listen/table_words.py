@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from hassil import Intents, sample_intents
-from hassil.intents import Intent, IntentData
+from hassil.intents import Intent, IntentData, SlotList
 
 from narrator.listen.commands import Command
 from narrator.listen.controls import OPENERS, Controls
@@ -108,5 +108,5 @@ def _numbers(most: int) -> tuple[str, ...]:
     """0 to `most` in words, as hassil spells them for a grammar."""
     data = IntentData(sentence_texts=["{count}"])
     intents = Intents(language="fr", intents={"count": Intent("count", data=[data])})
-    lists = {"count": number_words("count", 0, most, 1)}
+    lists: dict[str, SlotList] = {"count": number_words("count", 0, most, 1)}
     return tuple(text for _, text in sample_intents(intents, slot_lists=lists, language="fr"))
