@@ -1,0 +1,145 @@
+"""Every spoken cue said once, in order, through « annule », a resume, « répète » and « stop»: the exact
+lines a classic table hears around each of them (a scripted operator, scripted voices, a fake clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_session import ClockSpeaker, fake_render
+
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.rules.classic import Options
+from narrator.script.classic import load_classic
+from narrator.script.classic_narration import load_narration
+from narrator.script.prompts import load_prompts
+from narrator.table.classic import ClassicSession
+from narrator.table.clock import FakeClock
+from narrator.table.journal import Journal, read_journal
+from narrator.table.operator import ScriptedOperator
+from narrator.table.voice import Voice
+
+# the table of the issue's first point: two wolves, the voyante, the witch, the hunter, Cupidon
+PLAYERS = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo")
+DEAL = ("loup", "loup", "voyante", "sorciere", "chasseur", "cupidon", "villageois", "villageois")
+NIGHT_1 = [
+    ("cupidon", ["Ben", "Cleo"]),
+    ("voyante", "Eva"),
+    ("loup", "Gus"),
+    ("sorciere", {"heal": False, "poison": None}),
+]
+# what the table hears of night 1 when nobody takes anything back
+HEARD_NIGHT_1 = [
+    "night_first",
+    "cupidon_wake",
+    "cupidon_sleep",
+    "lovers_wake",
+    "lovers_sleep",
+    "voyante_wake",
+    "voyante_sleep",
+    "loups_wake",
+    "loups_sleep",
+    "sorciere_wake",
+    "sorciere_sleep",
+    "morning",
+    "death_devoured*",  # Gus, a villager: no hunter's shot, no grief
+]
+
+
+def table(operator, voices, journal: Journal | None = None, players=PLAYERS, deal=DEAL, captain=False):
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    parser = Parser("thiercelieux", list(players))
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(voices),
+        clock=clock,
+        parser=parser,
+        phrases=lambda phase: phrases(parser, phase),
+        journal=journal,
+        rules=load_classic(),
+        narration=load_narration(),
+        players=tuple(players),
+        deal=tuple(deal),
+        options=Options(captain=captain),
+        operator=ScriptedOperator(operator),
+        minutes=1,
+    )
+    return session, speaker
+
+
+def ids(speaker: ClockSpeaker) -> list[str]:
+    return [line_id for _, line_id, _ in speaker.heard]
+
+
+def played_until_the_voices_end(session: ClassicSession, events: list[dict] | None = None) -> None:
+    try:
+        session.run(events)
+    except EOFError:
+        pass
+
+
+def test_annule_at_the_witchs_prompt_ends_her_call_and_opens_the_morning() -> None:
+    # the wolves' entry is taken back while the witch is called: the pack's choice is typed again, silently
+    operator = [*NIGHT_1[:2], ("loup", "Hugo"), "annule", *NIGHT_1[2:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    assert "Les loups-garous ont dévoré Gus, qui était villageois." in [t for _, _, t in speaker.heard]
+    assert "Annulé : « loup » sera demandé à nouveau." in session.operator.shown
+
+
+def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
+    operator = [NIGHT_1[0], ("voyante", "Dan"), "annule", *NIGHT_1[1:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    assert "Annulé : « voyante » sera demandé à nouveau." in session.operator.shown
+    # the voyante's look is the corrected one, on the screen only
+    assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
+
+
+def test_the_witchs_call_keeps_its_length_after_an_undo() -> None:
+    operator = [*NIGHT_1[:2], ("loup", "Hugo"), "annule", *NIGHT_1[2:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    at = {line_id: t for t, line_id, _ in speaker.heard}
+    call = next(c for c in load_narration().calls if "sorciere" in c.roles)
+    assert at["sorciere_sleep"] - at["sorciere_wake"] >= call.wait
+
+
+def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path) -> None:
+    """The night at the call it was in: that call said again once, nothing before it."""
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create({"game": "thiercelieux"}, path)
+    session, speaker = table(NIGHT_1[:2], [], journal)  # the operator's input ends in the wolves' call
+    played_until_the_voices_end(session)
+    journal.close()
+    assert ids(speaker) == HEARD_NIGHT_1[: HEARD_NIGHT_1.index("loups_wake") + 1]
+    _, events, _ = read_journal(path)
+    journal = Journal(path)
+    resumed, speaker = table(NIGHT_1[2:], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    assert ids(speaker)[:6] == ["loups_wake", "loups_sleep", "sorciere_wake", "sorciere_sleep", "morning"] + [
+        "death_devoured*"
+    ]
+    assert resumed.operator.asked == [("nuit 1", "loup"), ("nuit 1", "sorciere")]
+
+
+def test_a_game_resumed_in_the_day_does_not_say_the_morning_again(tmp_path: Path) -> None:
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create({"game": "thiercelieux"}, path)
+    session, speaker = table(NIGHT_1, [], journal)  # stops in day 1's debate
+    played_until_the_voices_end(session)
+    journal.close()
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    _, events, _ = read_journal(path)
+    journal = Journal(path)
+    resumed, speaker = table([], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    heard = ids(speaker)
+    assert not set(heard) & set(HEARD_NIGHT_1)
