@@ -237,9 +237,10 @@ class ClassicSession(Host, SpokenDay):
         self._open, self._opened_at, self._next = index, self.clock.now(), index + 1
 
     def _wake_again(self) -> None:
-        """A resumed night: the call it was in is said again once (its wake was heard before the stop),
-        so its characters know they are called; nothing before it is."""
-        if self._open is None or (self.label, self._open) in self._woken:
+        """A resumed night: the call it was in is said again once (its wake was heard before the game
+        stopped), so its characters know they are called; nothing before it is."""
+        last_heard = self._said == self._mute  # nothing after this call's wake was heard: the table is in it
+        if self._open is None or (self.label, self._open) in self._woken or not last_heard:
             return
         self.voice.play(to_items(self._calls[self._open].wake))
         self._woken.add((self.label, self._open))
