@@ -13,6 +13,8 @@ from narrator.script.game import load_shipped
 from narrator.script.prompts import load_prompts
 from narrator.table.announcer import plan
 from narrator.table.clock import FakeClock
+from narrator.table.journal import Journal, finished, read_journal
+from narrator.table.progress import progress
 from narrator.table.session import Session, Stopped
 from narrator.table.voice import Voice
 from narrator.voice import Rendered, Say, assemble
@@ -212,13 +214,30 @@ def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
     assert [e["type"] for e in session.events] == ["pause", "resume", "more_time", "debate_done"]
 
 
-def test_stop_ends_the_game() -> None:
-    session, speaker, _ = table(
-        "onuw", ["Ana", "Ben", "Chloé"], ["loup"] * 2 + ["villageois"] * 3 + ["voyante"], ["stop"]
-    )
+def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
+    # RULINGS 22: "« stop » at the table pauses and asks for confirmation; a stopped game can always be
+    # resumed. Nothing a single misheard word triggers is irreversible."
+    in_play = ["loup"] * 2 + ["villageois"] * 3 + ["voyante"]
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create({"game": "onuw"}, path)
+    session, speaker, clock = table("onuw", ["Ana", "Ben", "Chloé"], in_play, ["stop", "non", "stop", "oui"])
+    session.journal = journal
+    narration = plan(session.script.announce, session.in_play, minutes=3)
+    start = clock.now()
     with pytest.raises(Stopped):
-        session.debate(plan(session.script.announce, session.in_play))
-    assert speaker.heard[-1][2] == "Partie arrêtée."
+        session.debate(narration)
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    check = "Voulez-vous arrêter la partie ? Elle sera gardée pour plus tard. Dites oui pour arrêter, non pour continuer."
+    assert texts.count(check) == 2
+    assert texts[texts.index(check) + 1] == "D'accord, on continue."
+    assert texts[texts.index(check) + 2].startswith("On reprend. Il reste 3 minutes")  # the question's time given back
+    assert texts[-1] == "Partie arrêtée. Elle est gardée : vous pourrez la reprendre là où elle en est."
+    assert clock.now() - start < 60
+    _, events, _ = read_journal(path)
+    assert [e["type"] for e in events] == ["stop"]
+    assert not finished(events)
+    assert progress(events).stage == "night"  # not « done »: `narrator resume` goes on
 
 
 def test_the_demo_plays_a_whole_game_without_a_sound_card(tmp_path) -> None:

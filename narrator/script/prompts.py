@@ -74,6 +74,12 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "longer_waits": set(),
     "setting_limit": set(),
     "help": set(),
+    # « stop », « annule », « répète la nuit » and a resumed vote: what the table hears of each
+    "stop_check": set(),
+    "stop_cancelled": set(),
+    "undone_what": {"what"},
+    "votes_held": {"count", "summary"},
+    "night_not_repeated": set(),
 }
 _TEXT = {"type": "string", "minLength": 1}
 _PLURAL = {

@@ -26,7 +26,7 @@ LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next
 
 
 class Stopped(Exception):
-    """The table said « stop »."""
+    """The table said « stop » and confirmed it: the process ends, the journal keeps the game to resume."""
 
 
 class Undo(Exception):
@@ -107,8 +107,9 @@ class Host:
                         more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
                         self.voice.tell(more)
                         reminders = [r for r in plan.reminders if r[0] < remaining]
-                    elif command.command == "pause":
-                        timer["end"] += self._paused()
+                    elif command.command in ("pause", "stop"):
+                        # the time spent paused or asking « on arrête ? » is not the debate's
+                        timer["end"] += self._paused() if command.command == "pause" else self._stopping()
                         remaining = timer["end"] - self.clock.now()
                         self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
                     else:
@@ -125,7 +126,20 @@ class Host:
                     self._record({"type": "resume"})
                     return self.clock.now() - start
                 if command.command == "stop":
-                    self._control(command)
+                    self._stopping()
+                    self.voice.tell(self.prompts.line("paused"))
+
+    def _stopping(self) -> float:
+        """« stop » is a pause that asks to confirm (a misheard word must not end a game): « oui » ends the
+        process, the game journaled to be resumed; « non » goes on. How long the question took."""
+        start, question = self.clock.now(), self.voice.last
+        if self.talk.confirm(self.prompts.line("stop_check")):
+            self._record({"type": "stop"})
+            self.voice.tell(self.prompts.line("stopped"))
+            raise Stopped()
+        self.voice.tell(self.prompts.line("stop_cancelled"))
+        self.voice.last = question  # « répète » is still about the question the table was at
+        return self.clock.now() - start
 
     # -- listening ------------------------------------------------------------------------
 
@@ -133,9 +147,8 @@ class Host:
         if command.command == "repeat":
             self.voice.repeat()
         elif command.command == "stop":
-            self._record({"type": "stop"})
-            self.voice.tell(self.prompts.line("stopped"))
-            raise Stopped()
+            self._stopping()
+            self.voice.repeat()
         elif command.command == "pause":
             self._paused()
             self.voice.repeat()

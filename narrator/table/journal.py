@@ -107,7 +107,7 @@ def read_journal(path: Path) -> tuple[dict, list[dict], list[str]]:
 
 
 def finished(events: list[dict]) -> bool:
-    return any(e["type"] in ("outcome", "stop") for e in events)
+    return any(e["type"] == "outcome" for e in events)  # a stopped game can always be resumed
 
 
 def last_unfinished(folder: Path | None = None) -> Path | None:

@@ -75,6 +75,6 @@ def progress(events: list[dict]) -> Progress:
             state.stage = "verdict"
         elif kind == "pointing":
             state.pointing[event["player"]] = event["target"]
-        elif kind in ("outcome", "stop"):
+        elif kind == "outcome":
             state.stage = "done"
     return state
