@@ -188,7 +188,15 @@ def test_corrections_refusals_and_repeat() -> None:
     assert outcome.cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
     assert [e for e in session.events if e["type"] == "undo"] == [{"type": "undo"}]
     lines = [line for _, line, _ in speaker.heard]
-    assert "undone" in lines and "votes_again" in lines
+    assert "votes_again" in lines
+    texts = [text for _, _, text in speaker.heard]
+    # what « annule » took back is said, and the vote goes on there: no question again, no count again
+    at = texts.index("J'annule : Ana vote contre Ben.")
+    assert lines[at - 1 : at + 2] == ["votes_so_far*", "undone_what*", "votes_so_far*"]
+    assert texts[at + 1] == "J'ai 1 voix sur 3. Continuez."
+    assert (
+        texts.count(load_prompts().text("ask_votes")) == 2
+    )  # the vote's question, and again after the read-back's « non »
     assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
     texts = [text for _, _, text in speaker.heard]
     assert "Il n'y a pas de carte Albus Dumbledore en jeu." in texts
@@ -228,7 +236,9 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
         session.debate(narration)
     journal.close()
     texts = [t for _, _, t in speaker.heard]
-    check = "Voulez-vous arrêter la partie ? Elle sera gardée pour plus tard. Dites oui pour arrêter, non pour continuer."
+    check = (
+        "Voulez-vous arrêter la partie ? Elle sera gardée pour plus tard. Dites oui pour arrêter, non pour continuer."
+    )
     assert texts.count(check) == 2
     assert texts[texts.index(check) + 1] == "D'accord, on continue."
     assert texts[texts.index(check) + 2].startswith("On reprend. Il reste 3 minutes")  # the question's time given back

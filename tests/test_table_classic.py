@@ -223,7 +223,14 @@ def test_annule_takes_back_the_last_ballot() -> None:
     session, speaker, _ = classic_table(NIGHTS, voices)
     ending = session.run()
     assert ending.record == RECORD  # Cleo's ballot is the one said after « annule »
-    assert "J'annule." in said(speaker)
+    lines = said(speaker)
+    at = lines.index("J'annule : Cleo vote contre Dan.")
+    # what was taken back is said, and the vote goes on: no question again, no count again
+    assert lines[at - 1 : at + 2] == [
+        "J'ai 2 voix sur 5. Continuez.",
+        "J'annule : Cleo vote contre Dan.",
+        "J'ai 2 voix sur 5. Continuez.",
+    ]
 
 
 @pytest.mark.parametrize("cut", ["ana vote contre cleo", "cleo", "ana vote contre dan"])

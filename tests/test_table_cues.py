@@ -16,7 +16,8 @@ from narrator.script.classic_narration import load_narration
 from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
 from narrator.table.clock import FakeClock
-from narrator.table.journal import Journal, read_journal
+from narrator.table.host import Stopped
+from narrator.table.journal import Journal, finished, read_journal
 from narrator.table.operator import ScriptedOperator
 from narrator.table.voice import Voice
 
@@ -143,3 +144,37 @@ def test_a_game_resumed_in_the_day_does_not_say_the_morning_again(tmp_path: Path
     journal.close()
     heard = ids(speaker)
     assert not set(heard) & set(HEARD_NIGHT_1)
+
+
+# day 1 of that table (no captain): Gus was devoured; seven voters, Ben and Cleo the lovers
+DAY_1 = ["on vote", "ana vote contre dan", "ben vote contre dan"]
+
+
+def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_path: Path) -> None:
+    """RULINGS 22: "« stop » at the table pauses and asks for confirmation; a stopped game can always be
+    resumed." A resumed vote says the ballots it already holds."""
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create({"game": "thiercelieux"}, path)
+    voices = [*DAY_1[:2], "stop", "non", DAY_1[2], "stop", "oui"]
+    session, speaker = table(NIGHT_1, voices, journal)
+    try:
+        session.run()
+        raise AssertionError("the game should have stopped")
+    except Stopped:
+        pass
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    prompts = load_prompts()
+    question = next(t for _, line_id, t in speaker.heard if line_id == "votes*")
+    check, cancelled = prompts.text("stop_check"), prompts.text("stop_cancelled")
+    at = texts.index(check)
+    assert texts[at - 1 : at + 3] == ["J'ai 1 voix sur 7. Continuez.", check, cancelled, question]
+    assert texts[-3:] == ["J'ai 2 voix sur 7. Continuez.", check, prompts.text("stopped")]
+    _, events, _ = read_journal(path)
+    assert not finished(events)
+    journal = Journal(path)
+    resumed, speaker = table([], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[:2] == [question, "J'ai déjà 2 voix : Ana vote contre Dan et Ben vote contre Dan."]

@@ -78,6 +78,9 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "stop_check": set(),
     "stop_cancelled": set(),
     "undone_what": {"what"},
+    "undo_start_vote": set(),
+    "undo_vote": set(),
+    "undo_cards": set(),
     "votes_held": {"count", "summary"},
     "night_not_repeated": set(),
 }

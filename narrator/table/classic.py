@@ -62,6 +62,7 @@ class ClassicSession(Host, SpokenDay):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        self._open_ballots: dict[str, str | None] | None = None  # the ballots of the vote being said
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
 
     # -- the whole game -------------------------------------------------------------------
@@ -305,10 +306,30 @@ class ClassicSession(Host, SpokenDay):
         names = [self.rules.roles[r].name for r in sorted(self.deal, key=list(self.rules.roles).index)]
         return [self.prompts.line("characters_in_play", characters=self.prompts.join(names))]
 
-    def can_undo(self) -> bool:
+    def undoable(self) -> str | None:
         """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
         answers, pending = inputs(self.events)
-        return bool(pending) or (bool(answers) and answers[-1].get("by") == "voice")
+        if pending:
+            _, left = inputs([*self.events, {"type": "undo"}])
+            voter = next(v for v in reversed(pending) if left.get(v, _GONE) != pending[v])
+            return self._ballots_said({voter: pending[voter]})
+        if answers and answers[-1].get("by") == "voice":
+            value = answers[-1]["value"]
+            if isinstance(value, dict):
+                return self._ballots_said(value)
+            return str(value) if value is not None else self.prompts.text("nobody")
+        return None
+
+    def take_back(self) -> None:
+        """While ballots are being said, the last one is taken back there and the vote goes on; else the game
+        replays without the last answer."""
+        if self._open_ballots is None:
+            raise Undo()
+        self._open_ballots.clear()
+        self._open_ballots.update(inputs(self.events)[1])
+
+
+_GONE = object()  # a voter whose ballot « annule » took back
 
 
 def heard(events: list[dict]) -> int:

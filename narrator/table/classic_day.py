@@ -69,40 +69,53 @@ class SpokenDay:
             example = self.prompts.text("vote_one", voter=voters[0], target=target)
         targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
         question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
-        ballots: dict[str, str | None] = dict(self._pending)
+        ballots = self._open_ballots = dict(self._pending)  # « annule » takes the last one back here
         self._pending = {}
-        while True:
-            self.voice.ask(Line(ask.key + "*", question))
-            while len(ballots) < len(voters):
-                commands = self.talk.ask_once("vote")
-                if commands is None:
-                    self.voice.repeat()
-                    continue
-                for c in commands:
-                    if c.command != "vote" or c.voter is None:
+        self.voice.ask(Line(ask.key + "*", question))
+        if ballots:  # a resumed vote: what is already held
+            held = self._ballots_said(ballots)
+            self.voice.tell(self.prompts.line("votes_held", count=len(ballots), summary=held))
+        try:
+            while True:
+                while len(ballots) < len(voters):
+                    commands = self.talk.ask_once("vote")
+                    if commands is None:
+                        self.voice.repeat()
                         continue
-                    problem = self._ballot_problem(ask, legal, c.voter, c.target)
-                    if problem is not None:
-                        self.voice.tell(problem)
-                        continue
-                    self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
-                    ballots[c.voter] = c.target
-                if 0 < len(ballots) < len(voters):
-                    self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
-            ordered = {v: ballots[v] for v in voters}
-            summary = self.prompts.join(
-                [
-                    self.prompts.text("vote_one", voter=v, target=t)
-                    if t is not None
-                    else self.prompts.text("vote_nobody", voter=v)
-                    for v, t in ordered.items()
-                ]
-            )
-            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
-                return ordered
-            self.voice.tell(self.prompts.line("votes_again"))
-            self._record({"type": "votes_again"})
-            ballots = {}
+                    counted = len(ballots)
+                    for c in commands:
+                        if c.command != "vote" or c.voter is None:
+                            continue
+                        problem = self._ballot_problem(ask, legal, c.voter, c.target)
+                        if problem is not None:
+                            self.voice.tell(problem)
+                            continue
+                        self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                        ballots[c.voter] = c.target
+                    if counted < len(ballots) < len(voters):  # not after « annule »: nothing new to count
+                        self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
+                ordered = {v: ballots[v] for v in voters}
+                self._open_ballots = None  # from here « annule » replays the vote without the last ballot
+                if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(ordered))):
+                    return ordered
+                self.voice.tell(self.prompts.line("votes_again"))
+                self._record({"type": "votes_again"})
+                ballots.clear()
+                self._open_ballots = ballots
+                self.voice.ask(Line(ask.key + "*", question))
+        finally:
+            self._open_ballots = None
+
+    def _ballots_said(self, ballots: dict[str, str | None]) -> str:
+        """« Ana vote contre Ben, Cleo ne vote contre personne et … »."""
+        return self.prompts.join(
+            [
+                self.prompts.text("vote_one", voter=v, target=t)
+                if t is not None
+                else self.prompts.text("vote_nobody", voter=v)
+                for v, t in ballots.items()
+            ]
+        )
 
     def _ballot_problem(
         self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None

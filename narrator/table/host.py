@@ -71,9 +71,13 @@ class Host:
         """What « rappelle les personnages » says."""
         return []
 
-    def can_undo(self) -> bool:
-        """Whether « annule » has an input to take back."""
-        return False
+    def undoable(self) -> str | None:
+        """What « annule » would take back, as the table hears it (« Léa vote contre Hugo »); None: nothing."""
+        return None
+
+    def take_back(self) -> None:
+        """« annule », once journaled and said: by default the game replays all its inputs but the last."""
+        raise Undo()
 
     # -- the debate -----------------------------------------------------------------------
 
@@ -163,12 +167,13 @@ class Host:
         elif command.command == "help":
             self.voice.tell(self.prompts.line(self.help_key))
         elif command.command == "undo":
-            if not self.can_undo():
+            what = self.undoable()
+            if what is None:
                 self.voice.tell(self.prompts.line("nothing_to_undo"))
                 return
             self._record({"type": "undo"})
-            self.voice.tell(self.prompts.line("undone"))
-            raise Undo()
+            self.voice.tell(self.prompts.line("undone_what", what=what))
+            self.take_back()
 
     def _record(self, event: dict) -> None:
         """Journal an input before it is acted on."""

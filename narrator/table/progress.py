@@ -25,9 +25,9 @@ class Progress:
 UNDOABLE = ("start_vote", "vote_input", "vote", "card", "cards", "pointing")
 
 
-def undoable(events: list[dict]) -> bool:
-    """Whether « annule » has an input to take back."""
-    return any(e["type"] in UNDOABLE for e in _without_undone(events))
+def undoable(events: list[dict]) -> dict | None:
+    """The input « annule » would take back, if any."""
+    return next((e for e in reversed(_without_undone(events)) if e["type"] in UNDOABLE), None)
 
 
 def _without_undone(events: list[dict]) -> list[dict]:

@@ -48,6 +48,10 @@ class Session(Host):
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
     options: Options | None = None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._open_inputs: list[Command] | None = None  # the vote's inputs while they are being said
+
     # -- the whole game -------------------------------------------------------------------
 
     def run(self, plan: Plan, events: list[dict] | None = None) -> Outcome:
@@ -98,9 +102,20 @@ class Session(Host):
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
         total = len(self.players)
-        inputs = list(inputs or [])
+        inputs = self._open_inputs = list(inputs or [])  # « annule » takes the last one back here
+        try:
+            return self._votes(inputs, total)
+        finally:
+            self._open_inputs = None
+
+    def _votes(self, inputs: list[Command], total: int) -> Vote:
+        self.voice.ask(self.prompts.line("ask_votes"))
+        if inputs:  # a resumed vote: what is already held
+            ballots, tallies = _tally(inputs)
+            held = self._vote_summary(ballots, tallies)
+            count = len(ballots) + sum(tallies.values())
+            self.voice.tell(self.prompts.line("votes_held", count=count, summary=held))
         while True:
-            self.voice.ask(self.prompts.line("ask_votes"))
             while True:
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
@@ -112,18 +127,18 @@ class Session(Host):
                     continue
                 if any(c.command == "yes" for c in commands) and tallies:
                     break  # « oui, c'est tout »: the others voted for nobody
+                before = counted
                 for c in commands:
                     if c.command in ("vote", "tally"):
                         self._record({"type": "vote_input", "command": c.to_json()})
                         inputs.append(c)
-                    elif c.command == "undo":
-                        self._control(c)
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
-                if 0 < counted < total:
+                if before < counted < total:  # not after « annule »: nothing new to count
                     self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
             ballots, tallies = _tally(inputs)
             counted = len(ballots) + sum(tallies.values())
+            self._open_inputs = None  # from here « annule » replays the vote without the last input
             if counted > total:
                 self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
             elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
@@ -135,7 +150,9 @@ class Session(Host):
             else:
                 self.voice.tell(self.prompts.line("votes_again"))
             self._record({"type": "votes_again"})
-            inputs = []
+            inputs.clear()
+            self._open_inputs = inputs
+            self.voice.ask(self.prompts.line("ask_votes"))
 
     def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> str:
         parts = []
@@ -238,8 +255,25 @@ class Session(Host):
     def legend_lines(self) -> list[Line]:
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
-    def can_undo(self) -> bool:
-        return undoable(self.events)
+    def undoable(self) -> str | None:
+        event = undoable(self.events)
+        if event is None:
+            return None
+        kind = event["type"]
+        if kind == "vote_input":
+            return self._vote_summary(*_tally([Command(**event["command"])]))
+        if kind == "card":
+            return self.prompts.text("card_one", player=event["player"], role=self._card_name(event["role"]))
+        if kind == "pointing":
+            return self._vote_summary({event["player"]: event["target"]}, {})
+        return self.prompts.text(f"undo_{kind}")  # the debate's end, the whole vote, all the cards
+
+    def take_back(self) -> None:
+        """While the votes are being said, the last one is taken back there and the vote goes on; else the
+        game replays without the last input."""
+        if self._open_inputs is None:
+            raise Undo()
+        self._open_inputs[:] = progress(self.events).inputs
 
 
 def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]]:
