@@ -164,3 +164,37 @@ def test_every_game_question_is_asked_again_after_silence_and_after_a_misunderst
     for question in ("ask_votes", "ask_card*", "ask_pointing*", "read_back*"):
         asked = [line for _, line, _ in speaker.heard if line == question]
         assert len(asked) >= 3, question
+
+
+def test_annule_takes_back_one_thing_and_says_which() -> None:
+    answers = [
+        "une nuit", "trois",
+        "ana", "oui", "ben", "oui",
+        "cleo", "annule",  # at « Cleo, c'est bien ça ? »: Cleo is taken back, seat 3 asked again
+        "chloé", "oui",
+        "deux loups", "une voyante", "un voleur",
+        "annule",  # the last card only: the voleur
+        "une insomniaque", "deux villageois",
+        "oui",
+    ]  # fmt: skip
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Ana", "Ben", "Chloé"]
+    assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "insomniaque", "villageois", "villageois"])
+    said = [text for _, _, text in speaker.heard]
+    at = said.index("J'annule : Cleo.")
+    assert said[at - 1 : at + 2] == [
+        "Cleo, c'est bien ça ?",
+        "J'annule : Cleo.",
+        "Joueur 3, dans l'ordre autour de la table : quel est ton nom ?",
+    ]
+    at = said.index("J'annule : voleur.")
+    assert said[at - 1 : at + 2] == ["4 sur 6.", "J'annule : voleur.", "3 sur 6."]
+
+
+def test_annule_before_the_cards_takes_back_the_last_name() -> None:
+    answers = ["une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "annule", "chloé", "oui"]
+    answers += ["deux loups", "une voyante", "un voleur", "deux villageois", "oui"]
+    spoken, speaker = setup(answers)
+    assert spoken.run().players == ["Ana", "Ben", "Chloé"]
+    assert "J'annule : Cleo." in [text for _, _, text in speaker.heard]

@@ -81,6 +81,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "undo_start_vote": set(),
     "undo_vote": set(),
     "undo_cards": set(),
+    "players_count": {"count"},
     "votes_held": {"count", "summary"},
     "night_not_repeated": set(),
 }
