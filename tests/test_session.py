@@ -369,3 +369,21 @@ def test_a_broken_demo_table_is_refused_at_its_line(tmp_path) -> None:
     found = [str(p) for p in caught.value.problems]
     assert "scripts/demo.yaml:9:12: players.1.name: nom en double « Alice »" in found
     assert any("scenario: attendu : un scénario de poudlard pour 5 joueurs" in p for p in found), found
+
+
+def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name() -> None:
+    # « répète » repeats the last thing said to the table; the night is replayed only when asked by name
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["répète", "répète la nuit", "répète", "on vote"]
+    session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    narration = plan(session.script.announce, in_play, minutes=3)
+    session.night(narration)
+    heard = len(speaker.heard)
+    session.debate(narration)
+    after = [line_id for _, line_id, _ in speaker.heard[heard:]]
+    day = [item.line_id for item in narration.opening[narration.sections[-1] :] if isinstance(item, Say)]
+    night = [
+        item.line_id for item in narration.opening[narration.night : narration.sections[-1]] if isinstance(item, Say)
+    ]
+    assert not any(line.startswith(("setup_", "legend_")) for line in night)  # the legend is not the night
+    assert after == day + night + day  # « répète », « répète la nuit », « répète »

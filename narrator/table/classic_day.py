@@ -132,7 +132,7 @@ class SpokenDay:
         minutes = self.minutes or self.narration.minutes
         left, self._debate_left = self._debate_left, None
         if left is None:
-            self.voice.tell(*self.narration.debate_opening(self.prompts.duration(minutes * 60)))
+            self.voice.ask(*self.narration.debate_opening(self.prompts.duration(minutes * 60)))  # « répète » says it
         else:
             self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         reminders = sorted(

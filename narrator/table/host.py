@@ -21,7 +21,7 @@ from narrator.table.journal import Heartbeat, Journal
 from narrator.table.voice import Voice
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
-CONTROLS = ("repeat", "stop", "pause", "undo", "legend", "help", *SETTINGS)
+CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 
 
@@ -70,6 +70,10 @@ class Host:
     def legend_lines(self) -> list[Line]:
         """What « rappelle les personnages » says."""
         return []
+
+    def repeat_night(self) -> None:
+        """« répète la nuit »: by default refused (a classic night would wake its characters again)."""
+        self.voice.tell(self.prompts.line("night_not_repeated"))
 
     def undoable(self) -> str | None:
         """What « annule » would take back, as the table hears it (« Léa vote contre Hugo »); None: nothing."""
@@ -149,7 +153,9 @@ class Host:
 
     def _control(self, command: Command) -> None:
         if command.command == "repeat":
-            self.voice.repeat()
+            self.voice.repeat()  # the last question or announcement, never the night
+        elif command.command == "repeat_night":
+            self.repeat_night()
         elif command.command == "stop":
             self._stopping()
             self.voice.repeat()

@@ -51,6 +51,7 @@ class Session(Host):
     def __post_init__(self) -> None:
         super().__post_init__()
         self._open_inputs: list[Command] | None = None  # the vote's inputs while they are being said
+        self._plan: Plan | None = None  # the narration, for « répète la nuit »
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -58,6 +59,7 @@ class Session(Host):
         """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
+        self._plan = plan
         while True:
             try:
                 return self._go_on(plan, progress(self.events))
@@ -81,6 +83,7 @@ class Session(Host):
     def night(self, plan: Plan, at: float = 0.0) -> None:
         """The legend, the night and the day's opening, as one stretch of sound; a resumed game
         restarts at the beginning of the call it was in."""
+        self._plan = plan
         rendered = self.voice.render(plan.opening)
         says = [i for i, item in enumerate(plan.opening) if isinstance(item, Say)]
         start_of = {index: rendered.segments[n].start_s for n, index in enumerate(says)}
@@ -92,8 +95,18 @@ class Session(Host):
         offset = start_of.get(next((i for i in says if i >= first), 0), 0.0)
         begun = self.clock.now()
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
-            self.voice.ask_items(plan.opening[first:])
+            self.voice.play(plan.opening[first:])
         self._record({"type": "night_done"})
+        self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
+
+    def repeat_night(self) -> None:
+        """« répète la nuit »: the night's calls again, from the first call to the day's opening."""
+        plan = self._plan
+        if plan is None:
+            return super().repeat_night()
+        last = self.voice.last
+        self.voice.play(plan.opening[plan.night : plan.sections[-1]])
+        self.voice.last = last
 
     # -- the vote -------------------------------------------------------------------------
 
