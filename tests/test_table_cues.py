@@ -189,3 +189,23 @@ def test_repete_in_the_classic_debate_says_its_opening_and_never_the_night() -> 
     refused = load_prompts().text("night_not_repeated")
     assert texts[at : at + 2 * len(opening) + 1] == opening + opening + [refused]
     assert ids(speaker).count("night_first") == 1 and ids(speaker).count("loups_wake") == 1
+
+
+def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the_operator_alone() -> None:
+    """RULINGS 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is counted as
+    said and shown to the operator alone, who may take it back"."""
+    ballots = ["ana vote contre dan", "ben vote contre cleo", "cleo vote contre dan", "dan vote contre ana"]
+    ballots += ["eva vote contre dan", "fay vote contre dan", "hugo vote contre ana"]
+    session, speaker = table(NIGHT_1, ["on vote", *ballots, "oui"])
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    assert not any("ne peut pas" in t or "son amour" in t for t in texts)
+    assert [t for t in texts if t.startswith("J'ai") and "voix sur 7" in t] == [
+        f"J'ai {n} voix sur 7. Continuez." for n in range(1, 7)
+    ]
+    read_back = next(t for t in texts if t.startswith("J'ai compris"))
+    assert "Ben vote contre Cleo" in read_back
+    assert any(s.startswith("Ben vote contre Cleo, son amour") for s in session.operator.shown)
+    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
+    assert votes["value"]["Ben"] is None  # blank for the rules
+    assert "Le village élimine Dan, qui était sorcière." in texts

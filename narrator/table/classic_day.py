@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from narrator.listen.commands import Command
 from narrator.rules.classic.asks import Ask
+from narrator.rules.classic.death import SPARED
 from narrator.script.announce import Line
 from narrator.script.classic import join_names
 from narrator.table.announcer import Plan, to_items
@@ -53,6 +54,10 @@ class SpokenDay:
 
     def _refusal(self, ask: Ask, target: str) -> Line:
         note = _spoken_note(ask, target)
+        if ask.note(target) == SPARED:
+            # RULINGS 19: "refusals the table may hear name public facts only": the lovers are a secret
+            self.operator.show(f"{ask.context} : pas {target}, {SPARED} ; la table n'entend pas pourquoi.")
+            note = None
         if note:
             return self.prompts.line("choice_refused_because", target=target, why=note)
         return self.prompts.line("choice_refused", target=target)
@@ -92,12 +97,14 @@ class SpokenDay:
                             continue
                         self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
                         ballots[c.voter] = c.target
+                        if c.target is not None and c.target not in legal[c.voter]:
+                            self._secret_ballot(c.voter, c.target)
                     if counted < len(ballots) < len(voters):  # not after « annule »: nothing new to count
                         self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
-                ordered = {v: ballots[v] for v in voters}
+                said = {v: ballots[v] for v in voters}
                 self._open_ballots = None  # from here « annule » replays the vote without the last ballot
-                if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(ordered))):
-                    return ordered
+                if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(said))):
+                    return {v: t if t is None or t in legal[v] else None for v, t in said.items()}
                 self.voice.tell(self.prompts.line("votes_again"))
                 self._record({"type": "votes_again"})
                 ballots.clear()
@@ -120,12 +127,23 @@ class SpokenDay:
     def _ballot_problem(
         self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
     ) -> Line | None:
+        """Why the table hears a ballot refused: public facts only (a voter who may not vote, a player who
+        may not be voted against). A lover's ballot against the beloved is not refused here (RULINGS 19)."""
         if voter not in legal:
             return self.prompts.line("not_a_voter", voter=voter)
-        if target is not None and target not in legal[voter]:
+        anyone = {t for ts in legal.values() for t in ts}
+        if target is not None and target not in anyone:
             note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
             return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
         return None
+
+    def _secret_ballot(self, voter: str, target: str) -> None:
+        """RULINGS 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is counted
+        as said and shown to the operator alone, who may take it back"; the rules count it blank."""
+        self.operator.show(
+            f"{voter} vote contre {target}, {SPARED} : compté blanc par les règles, la table ne le sait pas. "
+            f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."
+        )
 
     def _debate(self) -> None:
         """The debate's timer; a resumed game goes on with the time that was left (the heartbeat's)."""

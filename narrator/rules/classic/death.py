@@ -208,8 +208,11 @@ def _succession(turn: Turn, state: State, captain: str) -> State:
     return replace(state, captain=heir)
 
 
+SPARED = "son amour (002 : « ni lui porter aucun préjudice »)"  # a secret: said to the operator only
+
+
 def spared_note(beloved: str | None) -> tuple[tuple[str, str], ...]:
     """Why a lover's beloved is refused as his target (options.lovers_spare_each_other)."""
     if beloved is None:
         return ()
-    return ((beloved, "son amour (002 : « ni lui porter aucun préjudice »)"),)
+    return ((beloved, SPARED),)
