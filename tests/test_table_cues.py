@@ -209,3 +209,28 @@ def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the
     votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
     assert votes["value"]["Ben"] is None  # blank for the rules
     assert "Le village élimine Dan, qui était sorcière." in texts
+
+
+SERVANTE_TABLE = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay")
+SERVANTE_DEAL = ("loup", "voyante", "servante", "chasseur", "villageois", "villageois")
+
+
+def test_the_servante_decides_before_the_card_is_said() -> None:
+    """RULINGS 20: "the servante decides before the eliminated card is said […]: when she takes the place, the
+    table hears that the servante takes it, and the eliminated card is not said"."""
+    operator = [("voyante", "Ana"), ("loup", "Dan"), ("servante", "Dan")]
+    session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    morning = ids(speaker).index("morning")
+    assert texts[morning + 1] == "Cleo, la servante dévouée, prend la place de Dan et son rôle."
+    assert not any("chasseur" in t for t in texts)  # Dan's card, now hers, is never said
+    assert session.operator.asked[-1] == ("nuit 1", "servante")
+
+
+def test_the_card_is_said_once_the_servante_has_declined() -> None:
+    operator = [("voyante", "Ana"), ("loup", "Eva"), ("servante", None)]
+    session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[ids(speaker).index("morning") + 1] == "Les loups-garous ont dévoré Eva, qui était villageois."
