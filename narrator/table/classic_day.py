@@ -128,7 +128,8 @@ class SpokenDay:
         self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
     ) -> Line | None:
         """Why the table hears a ballot refused: public facts only (a voter who may not vote, a player who
-        may not be voted against). A lover's ballot against the beloved is not refused here (RULINGS thiercelieux 19)."""
+        may not be voted against). A lover's ballot against the beloved is not refused here (RULINGS
+        thiercelieux 19)."""
         if voter not in legal:
             return self.prompts.line("not_a_voter", voter=voter)
         anyone = {t for ts in legal.values() for t in ts}
@@ -138,8 +139,9 @@ class SpokenDay:
         return None
 
     def _secret_ballot(self, voter: str, target: str) -> None:
-        """RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is counted
-        as said and shown to the operator alone, who may take it back"; the rules count it blank."""
+        """RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the
+        beloved) is counted as said and shown to the operator alone, who may take it back"; the rules count
+        it blank."""
         self.operator.show(
             f"{voter} vote contre {target}, {SPARED} : compté blanc par les règles, la table ne le sait pas. "
             f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."

@@ -49,7 +49,8 @@ def _strike(turn: Turn, state: State, victims: list[Victim]) -> State:
         state = state.kill(name)
         turn.dead.append(name)
     if fresh:
-        # RULINGS thiercelieux 20: the servante decides before the eliminated card is said; the card she takes is not said
+        # RULINGS thiercelieux 20: the servante decides before the eliminated card is said; the card she
+        # takes is not said
         state = _devotion(turn, state, [name for name, _, _ in fresh])
     for name, cause, params in fresh:
         if name not in turn.replaced:
