@@ -70,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument("journal", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)")
     resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    resume.add_argument(
+        "--avant-ligne",
+        type=int,
+        dest="before_line",
+        metavar="N",
+        help="reprendre des lignes avant la ligne N du journal (une ligne abîmée : ses octets gardés à part)",
+    )
     _session_arguments(resume)
     resume.set_defaults(run=_resume)
     demo = sub.add_parser("demo", help="une partie complète jouée par des joueurs simulés qui parlent")
@@ -288,7 +295,7 @@ def _spoken(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     from narrator.table import live
 
-    return live.resume(args.journal, _options(args))
+    return live.resume(args.journal, _options(args), args.before_line)
 
 
 def _demo(args: argparse.Namespace) -> int:

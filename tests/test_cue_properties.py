@@ -24,6 +24,7 @@ from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
 from narrator.table.classic_journal import inputs
 from narrator.table.clock import FakeClock
+from narrator.table.events import check
 from narrator.table.operator import OperatorUndo
 from narrator.table.record_play import RecordOperator, RecordVoices
 from narrator.table.voice import Voice
@@ -57,6 +58,7 @@ class DyingJournal:
         self.attempts += 1
         if self.attempts in self.kill_at:
             raise Killed()
+        check(event)  # the journal's own definition of each event
         self.events.append(dict(event))
 
     def close(self) -> None:

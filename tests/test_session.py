@@ -227,7 +227,8 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
     # resumed. Nothing a single misheard word triggers is irreversible."
     in_play = ["loup"] * 2 + ["villageois"] * 3 + ["voyante"]
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "onuw"}, path)
+    header = {"family": "onenight", "game": "onuw", "script": "", "players": ["Ana", "Ben", "Chloé"]}
+    journal = Journal.create({**header, "cards": in_play, "voice": "fr"}, path)
     session, speaker, clock = table("onuw", ["Ana", "Ben", "Chloé"], in_play, ["stop", "non", "stop", "oui"])
     session.journal = journal
     narration = plan(session.script.announce, session.in_play, minutes=3)
@@ -329,7 +330,8 @@ def test_progress_replays_the_journal() -> None:
 def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> None:
     from narrator.table.journal import Journal, read_journal
 
-    journal = Journal.create({"game": "poudlard"}, tmp_path / "j.jsonl")
+    header = {"family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"], "cards": [], "voice": "fr"}
+    journal = Journal.create(header, tmp_path / "j.jsonl")
     journal.append({"type": "night_done"})
     journal.close()
     with open(tmp_path / "j.jsonl", "a", encoding="utf-8") as f:

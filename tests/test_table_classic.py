@@ -103,6 +103,17 @@ RECORD = {
 }
 
 
+HEADER = {
+    "family": "classic",
+    "game": "thiercelieux",
+    "script": "",
+    "players": PLAYERS,
+    "deal": DEAL,
+    "options": {"captain": True},
+    "voice": "fr",
+}
+
+
 def classic_table(operator_answers, voices, journal: Journal | None = None, captain: bool = True):
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
@@ -246,14 +257,14 @@ def test_a_game_cut_short_resumes_from_its_journal(tmp_path: Path, cut: str) -> 
     Cut after a ballot (kept, the vote goes on), after the confirmed tie-break, in the second day."""
     at = VOICES.index(cut) + (2 if cut == "cleo" else 1)
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(HEADER, path)
     session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
     with pytest.raises(EOFError):
         session.run()
     journal.close()
     used = len(operator.asked) - 1 if cut == "ana vote contre dan" else len(operator.asked)
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker, _ = classic_table(NIGHTS[used:], VOICES[at:], journal)
     ending = resumed.run(events)
     journal.close()
@@ -557,7 +568,7 @@ def test_one_keyboard_for_the_operator_and_the_table(tmp_path: Path) -> None:
 
 def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) -> None:
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(HEADER, path)
     at = VOICES.index("on vote")  # cut in day 1's debate, before « on vote »
     session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
     with pytest.raises(EOFError):
@@ -565,7 +576,7 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     journal.append({"type": "tick", "phase": "debate", "left": 42.0})  # the heartbeat's last beat
     journal.close()
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker, _ = classic_table(NIGHTS[len(operator.asked) :], VOICES[at:], journal)
     ending = resumed.run(events)
     journal.close()

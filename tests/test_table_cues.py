@@ -48,6 +48,11 @@ HEARD_NIGHT_1 = [
 ]
 
 
+def header(players=PLAYERS, deal=DEAL) -> dict:
+    return {"family": "classic", "game": "thiercelieux", "script": "", "players": list(players), "deal": list(deal),
+            "options": {}, "voice": "fr"}  # fmt: skip
+
+
 def table(operator, voices, journal: Journal | None = None, players=PLAYERS, deal=DEAL, captain=False):
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
@@ -114,13 +119,13 @@ def test_the_witchs_call_keeps_its_length_after_an_undo() -> None:
 def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path) -> None:
     """The night at the call it was in: that call said again once, nothing before it."""
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(header(), path)
     session, speaker = table(NIGHT_1[:2], [], journal)  # the operator's input ends in the wolves' call
     played_until_the_voices_end(session)
     journal.close()
     assert ids(speaker) == HEARD_NIGHT_1[: HEARD_NIGHT_1.index("loups_wake") + 1]
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker = table(NIGHT_1[2:], [], journal)
     played_until_the_voices_end(resumed, events)
     journal.close()
@@ -132,13 +137,13 @@ def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path)
 
 def test_a_game_resumed_in_the_day_does_not_say_the_morning_again(tmp_path: Path) -> None:
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(header(), path)
     session, speaker = table(NIGHT_1, [], journal)  # stops in day 1's debate
     played_until_the_voices_end(session)
     journal.close()
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker = table([], [], journal)
     played_until_the_voices_end(resumed, events)
     journal.close()
@@ -154,7 +159,7 @@ def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_pat
     """RULINGS 22: "« stop » at the table pauses and asks for confirmation; a stopped game can always be
     resumed." A resumed vote says the ballots it already holds."""
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(header(), path)
     voices = [*DAY_1[:2], "stop", "non", DAY_1[2], "stop", "oui"]
     session, speaker = table(NIGHT_1, voices, journal)
     try:
@@ -172,7 +177,7 @@ def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_pat
     assert texts[-3:] == ["J'ai 2 voix sur 7. Continuez.", check, prompts.text("stopped")]
     _, events, _ = read_journal(path)
     assert not finished(events)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker = table([], [], journal)
     played_until_the_voices_end(resumed, events)
     journal.close()

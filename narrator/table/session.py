@@ -19,6 +19,7 @@ from narrator.rules import PointingNeeded, Vote, resolve_day
 from narrator.rules.model import COPY_PREFIX, Options
 from narrator.script.announce import Line
 from narrator.script.game import GameScript
+from narrator.table import events as ev
 from narrator.table.announcer import Plan
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
@@ -269,17 +270,17 @@ class Session(Host):
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
     def undoable(self) -> str | None:
-        event = undoable(self.events)
-        if event is None:
-            return None
-        kind = event["type"]
-        if kind == "vote_input":
-            return self._vote_summary(*_tally([Command(**event["command"])]))
-        if kind == "card":
-            return self.prompts.text("card_one", player=event["player"], role=self._card_name(event["role"]))
-        if kind == "pointing":
-            return self._vote_summary({event["player"]: event["target"]}, {})
-        return self.prompts.text(f"undo_{kind}")  # the debate's end, the whole vote, all the cards
+        match undoable(self.events):
+            case None:
+                return None
+            case ev.VoteInput(command=command) if command is not None:
+                return self._vote_summary(*_tally([Command(**command)]))
+            case ev.Card(player=player, role=role):
+                return self.prompts.text("card_one", player=player, role=self._card_name(role))
+            case ev.Pointing(player=player, target=target):
+                return self._vote_summary({player: target}, {})
+            case event:  # the debate's end, the whole vote, all the cards
+                return self.prompts.text(f"undo_{event.kind}")
 
     def take_back(self) -> None:
         """While the votes are being said, the last one is taken back there and the vote goes on; else the
