@@ -49,7 +49,6 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "not_understood": {"text"},
     "not_heard": set(),
     "keyboard": set(),
-    "undone": set(),
     "nothing_to_undo": set(),
     "yes_or_no": set(),
     "stopped": set(),
