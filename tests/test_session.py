@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from narrator.listen.commands import Command
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
@@ -389,3 +390,17 @@ def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name()
     ]
     assert not any(line.startswith(("setup_", "legend_")) for line in night)  # the legend is not the night
     assert after == day + night + day  # « répète », « répète la nuit », « répète »
+
+
+def test_a_resumed_vote_says_what_it_already_holds() -> None:
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["chloé vote contre ana", "oui"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    held = [Command("vote", voter="Ana", target="Ben"), Command("tally", target="Ana", count=1)]
+    vote = session.collect_vote(held)
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[:2] == [
+        load_prompts().text("ask_votes"),
+        "J'ai déjà 2 voix : Ana vote contre Ben et 1 voix contre Ana.",
+    ]
+    assert vote.counts == {"Ben": 1, "Ana": 2}

@@ -239,3 +239,27 @@ def test_the_card_is_said_once_the_servante_has_declined() -> None:
     played_until_the_voices_end(session)
     texts = [t for _, _, t in speaker.heard]
     assert texts[ids(speaker).index("morning") + 1] == "Les loups-garous ont dévoré Eva, qui était villageois."
+
+
+def test_annule_after_the_captains_election_says_who_is_taken_back() -> None:
+    voices = ["dan est élu capitaine", "oui", "annule", "eva est élue capitaine", "oui", "on vote"]
+    session, speaker = table(NIGHT_1, voices, captain=True)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    at = texts.index("J'annule : Dan.")
+    assert texts[at + 1] == texts[texts.index("J'ai compris : Dan. C'est bien ça ?") - 1]  # the question again
+    assert "Le village élit Eva capitaine." in texts and "Le village élit Dan capitaine." in texts
+    assert texts.count("Le village élit Eva capitaine.") == 1
+
+
+def test_a_hunter_aiming_at_his_beloved_hears_no_reason() -> None:
+    """RULINGS thiercelieux 19: "refusals the table may hear name public facts only"."""
+    deal = ("loup", "loup", "voyante", "sorciere", "chasseur", "cupidon", "villageois", "villageois")
+    night = [("cupidon", ["Eva", "Gus"]), ("voyante", "Ana"), ("loup", "Eva")]
+    night += [("sorciere", {"heal": False, "poison": None})]
+    session, speaker = table(night, ["je tire sur gus", "je tire sur ana", "oui"], deal=deal)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    refused = texts.index("Gus ne peut pas être choisi.")  # no reason: the lovers are a secret until a death
+    assert not any("amour" in t for t in texts[refused - 2 : refused + 3])
+    assert any("pas Gus, son amour" in s for s in session.operator.shown)

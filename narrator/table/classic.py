@@ -333,8 +333,31 @@ _GONE = object()  # a voter whose ballot « annule » took back
 
 
 def heard(events: list[dict]) -> int:
-    """How many lines of the night and of the engine the table has heard (the last `said` mark)."""
-    return max((e["lines"] for e in events if e["type"] == "said"), default=0)
+    """How many lines of the night and of the engine the table has heard and need not hear again: the last
+    `said` mark, less what followed an answer the table's « annule » took back (its consequences, said
+    anew). The operator's « annule » lowers nothing: the same calls come back in the same order.
+    Undo takes back what `classic_journal.inputs` says: the latest ballot left, else the latest answer."""
+    said = 0
+    answers: list[tuple[str, int]] = []  # (by whom, lines heard when it was given)
+    ballots = 0
+    for event in events:
+        kind = event["type"]
+        if kind == "said":
+            said = event["lines"]
+        elif kind == "answer":
+            answers.append((event["by"], said))
+            ballots = 0
+        elif kind == "vote_input":
+            ballots += 1
+        elif kind == "votes_again":
+            ballots = 0
+        elif kind == "undo" and ballots:
+            ballots -= 1
+        elif kind == "undo" and answers:
+            by, before = answers.pop()
+            if by == "voice":
+                said = before
+    return said
 
 
 class _Decider:
