@@ -58,7 +58,7 @@ def test_the_setup_asks_everything_and_takes_corrections() -> None:
     said = [text for _, _, text in speaker.heard]
     assert any(line.startswith("Thiercelieux se prépare à l'écran, par l'opérateur") for line in said)
     assert "Il faut entre 3 et 13 joueurs." in said
-    assert "Il y a déjà un joueur nommé Ana. Choisis un autre nom." in said
+    assert "Le nom Ana est déjà pris. Choisis un autre nom." in said
     assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : Mangemort, Mangemort")
 
 
@@ -186,10 +186,11 @@ def test_annule_takes_back_one_thing_and_says_which() -> None:
     assert said[at - 1 : at + 2] == [
         "Cleo, c'est bien ça ?",
         "J'annule : Cleo.",
-        "Joueur 3, dans l'ordre autour de la table : quel est ton nom ?",
+        load_prompts().text("ask_name", seat=3),
     ]
     at = said.index("J'annule : voleur.")
-    assert said[at - 1 : at + 2] == ["4 sur 6.", "J'annule : voleur.", "3 sur 6."]
+    so_far = [load_prompts().text("characters_so_far", count=n, total=6) for n in (4, 3)]
+    assert said[at - 1 : at + 2] == [so_far[0], "J'annule : voleur.", so_far[1]]
 
 
 def test_annule_before_the_cards_takes_back_the_last_name() -> None:

@@ -68,6 +68,8 @@ class SpokenDay:
             self._debate()
         legal = dict(ask.ballots)
         voters = list(legal)
+        if not voters:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
+            return {}
         example = ""
         if voters:
             target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
