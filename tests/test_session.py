@@ -238,13 +238,13 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
         session.debate(narration)
     journal.close()
     texts = [t for _, _, t in speaker.heard]
-    check = (
-        "Voulez-vous arrêter la partie ? Elle sera gardée pour plus tard. Dites oui pour arrêter, non pour continuer."
-    )
+    prompts = load_prompts()
+    check = prompts.text("stop_check")
+    assert check.startswith("Voulez-vous arrêter la partie ?")
     assert texts.count(check) == 2
-    assert texts[texts.index(check) + 1] == "D'accord, on continue."
+    assert texts[texts.index(check) + 1] == prompts.text("stop_cancelled")
     assert texts[texts.index(check) + 2].startswith("On reprend. Il reste 3 minutes")  # the question's time given back
-    assert texts[-1] == "Partie arrêtée. Elle est gardée : vous pourrez la reprendre là où elle en est."
+    assert texts[-1] == prompts.text("stopped")
     assert clock.now() - start < 60
     _, events, _ = read_journal(path)
     assert [e["type"] for e in events] == ["stop"]
