@@ -17,7 +17,7 @@ from narrator.listen.simple_ears import ScriptedEar
 from narrator.resolve import resolve_record
 from narrator.script.prompts import load_prompts
 from narrator.table.clock import FakeClock
-from narrator.table.spoken_setup import SpokenSetup
+from narrator.table.spoken_setup import SetupStopped, SpokenSetup
 from narrator.table.voice import Voice
 
 
@@ -199,3 +199,22 @@ def test_annule_before_the_cards_takes_back_the_last_name() -> None:
     spoken, speaker = setup(answers)
     assert spoken.run().players == ["Ana", "Ben", "Chloé"]
     assert "J'annule : Cleo." in [text for _, _, text in speaker.heard]
+
+
+def test_stop_during_the_setup_asks_first() -> None:
+    # RULINGS thiercelieux 22: "Nothing a single misheard word triggers is irreversible."
+    answers = ["une nuit", "stop", "non", "trois", "ana", "oui", "stop", "oui"]
+    spoken, speaker = setup(answers)
+    with pytest.raises(SetupStopped):
+        spoken.run()
+    prompts = load_prompts()
+    said = [text for _, _, text in speaker.heard]
+    check = prompts.text("setup_stop_check")
+    at = said.index(check)
+    assert said[at - 1 : at + 3] == [
+        prompts.text("ask_count"),
+        check,
+        prompts.text("stop_cancelled"),
+        prompts.text("ask_count"),
+    ]
+    assert said[-2:] == [check, prompts.text("setup_stopped")]

@@ -77,6 +77,8 @@ PLACEHOLDERS: dict[str, set[str]] = {
     # « stop », « annule », « répète la nuit » and a resumed vote: what the table hears of each
     "stop_check": set(),
     "stop_cancelled": set(),
+    "setup_stop_check": set(),
+    "setup_stopped": set(),
     "undone_what": {"what"},
     "undo_start_vote": set(),
     "undo_vote": set(),

@@ -211,8 +211,15 @@ class SpokenSetup:
         if command.command == "repeat":
             self.voice.repeat()
         elif command.command == "stop":
-            self.voice.tell(self.prompts.line("stopped"))
-            raise SetupStopped()
+            # a misheard word must not throw the answers away: « stop » asks first
+            question = self.voice.last
+            game = self.answers.get("game")
+            if self._talk(str(game) if game else None).confirm(self.prompts.line("setup_stop_check")):
+                self.voice.tell(self.prompts.line("setup_stopped"))
+                raise SetupStopped()
+            self.voice.tell(self.prompts.line("stop_cancelled"))
+            self.voice.last = question
+            self.voice.repeat()
         elif command.command == "undo":
             raise _Undo()
         elif command.command == "restart":
