@@ -16,16 +16,15 @@ from hassil.expression import ListReference
 from hassil.intents import Intent, IntentData
 from hassil.parse_expression import parse_sentence
 
-from narrator.listen.commands import FIELDS, Command
+from narrator.listen.commands import COMMANDS, FIELDS, SETUP_COMMANDS, Command
 from narrator.listen.french import Phrasebook, _references, words
 
 __all__ = ["CONTROLS", "Controls", "folded"]
 
-# what a game in progress hears as a whole phrase (the day's inputs are read from tags)
-CONTROLS = frozenset(
-    {"repeat", "pause", "resume", "more_time", "start_vote", "undo", "yes", "no", "stop"}
-    | {"slower", "faster", "louder", "quieter", "longer_waits", "legend", "help"}
-)
+# what a game in progress hears as a whole phrase: every command but the day's inputs (read from
+# tags) and the spoken setup's
+DAY_INPUTS = frozenset({"vote", "tally", "reveal", "choose"})
+CONTROLS = frozenset(COMMANDS) - DAY_INPUTS - frozenset(SETUP_COMMANDS)
 # commands that may open a sentence before a day's input: « non, Alice contre Chloé »
 OPENERS = frozenset({"yes", "no", "undo"})
 _MAX_WAYS = 2
