@@ -18,6 +18,8 @@ The format is described in docs/journal.md.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -182,13 +184,21 @@ class Journal:
                 raise JournalError(f"{self.path} : journal déjà fermé")
             line = {**event, "line": self._next_line} if numbered else dict(event)
             line["at_time"] = round(time.time(), 3)
-            data = (json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
             try:
+                data = (json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+            except (ValueError, TypeError) as exc:  # a lone surrogate, NaN: a bug upstream, said in French
+                raise JournalError(f"{self.path} : événement impossible à écrire en JSON ({exc})") from None
+            end = None
+            try:
+                end = os.lseek(self._fd, 0, os.SEEK_END)
                 written = os.write(self._fd, data)
-                if written != len(data):  # a full disk mid-line: resume takes the cut line out
-                    raise OSError(28, os.strerror(28))
+                if written != len(data):  # a full disk mid-line
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
                 os.fsync(self._fd)
             except OSError as exc:
+                if end is not None:  # not known to be on disk: not written (the game stops before using it)
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(self._fd, end)
                 raise _failed(self.path, "écriture du journal impossible", exc) from None
             self._next_line += 1
 

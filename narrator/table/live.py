@@ -59,7 +59,10 @@ def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
 
 
 def start(table: Table, options: Options, journal_path: str | None = None, io: Io | None = None) -> int:
-    """A new game: its journal first, then the session."""
+    """A new game: the voice, the ear and the speaker made ready, then its journal, then the session (a
+    table that cannot start leaves no journal to resume)."""
+    voice = prepared(table, options)
+    io = io or open_io(options, table.players)
     header = {
         "family": "onenight",
         "game": table.script.rules.game,
@@ -78,7 +81,7 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
             io.close()
         raise SetupError(str(exc)) from None
     print(f"Journal de la partie : {journal.path}", file=sys.stderr)
-    return run(table, options, journal, io=io)
+    return run(table, options, journal, io=io, voice=voice)
 
 
 def resume(journal_path: str | None, options: Options, before_line: int | None = None) -> int:
@@ -118,7 +121,10 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     options.voice = header.get("voice", options.voice)
     print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return run(table, options, journal, events)
+    try:
+        return run(table, options, journal, events)
+    finally:
+        journal.close_quietly()  # a failure before the session began: the lock released
 
 
 def script_version(game: str) -> str:
@@ -154,7 +160,7 @@ def open_io(options: Options, players: list[str] | None = None) -> Io:
             speaker = table_speaker(options.wav)
     except OSError as exc:
         ear.close()
-        raise SetupError(f"{options.wav} : écriture impossible ({exc.strerror})") from None
+        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror or exc})") from None
     return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
 
 
@@ -194,8 +200,24 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
     return start(table, options, journal_path, io)
 
 
+def prepared(table: Table, options: Options) -> Renderer:
+    """The voice with every line of the game synthesized: nothing waits on synthesis later."""
+    narration = table.narration
+    voice = renderer(options.voice)
+    try:
+        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+    return voice
+
+
 def run(
-    table: Table, options: Options, journal: Journal, events: list[dict] | None = None, io: Io | None = None
+    table: Table,
+    options: Options,
+    journal: Journal,
+    events: list[dict] | None = None,
+    io: Io | None = None,
+    voice: Renderer | None = None,
 ) -> int:
     """The session at the table, from the start or from a journal's `events`."""
     from narrator.listen.french import Parser
@@ -206,12 +228,7 @@ def run(
     from narrator.table.session import Session
 
     narration = table.narration
-    voice = renderer(options.voice)
-    try:
-        # every line synthesized before the sound card is opened: nothing waits on synthesis later
-        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
-    except VoiceError as exc:
-        raise SetupError(str(exc)) from None
+    voice = voice or prepared(table, options)  # before the sound card is opened
     io = io or open_io(options, table.players)
     parser = Parser(table.script.rules.game, table.players)
     spoken = Voice(voice.render, io.speaker, load_earcons())  # type: ignore[arg-type]
@@ -234,11 +251,18 @@ def run(
 
 
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
-    """Play `game` to its end or to « stop »; a problem on the way is one French sentence, the journal kept."""
+    """Play `game` to its end or to « stop »; a problem on the way (the ear, the voice, the journal, the
+    disk) is one French sentence, the journal kept; the ear, the speaker and the journal are closed."""
     from narrator.table.host import Stopped
 
     try:
-        game()
+        try:
+            game()
+        finally:
+            try:
+                io.close()
+            finally:
+                journal.close()
     except Stopped:
         return 0
     except EOFError:
@@ -247,9 +271,11 @@ def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
         ) from None
     except (VoiceError, ListenError, JournalError) as exc:
         raise SetupError(str(exc)) from None
-    finally:
-        io.close()
-        journal.close()
+    except OSError as exc:
+        where = f"{exc.filename} : " if exc.filename else ""
+        raise SetupError(
+            f"{where}{exc.strerror or exc} ; la partie est gardée : « narrator resume {journal.path} »"
+        ) from None
     return 0
 
 

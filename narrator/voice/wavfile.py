@@ -45,7 +45,9 @@ class WavSpeaker:
         self.path = Path(path)
         self.rate = rate
         self.segments: list[Segment] = []  # every line played, in seconds from the file's start
-        self._wav: wave.Wave_write | None = wave.open(str(self.path), "wb")
+        # the file opened here, not by `wave`: a failed open leaves no half-made writer behind
+        self._file = open(self.path, "wb")  # noqa: SIM115 (closed by `close`)
+        self._wav: wave.Wave_write | None = wave.open(self._file, "wb")
         self._wav.setnchannels(1)
         self._wav.setsampwidth(2)
         self._wav.setframerate(rate)
@@ -59,14 +61,24 @@ class WavSpeaker:
             raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du fichier")
         offset = self._frames / self.rate
         self.segments.extend(s.shifted(offset) for s in rendered.segments)
-        self._wav.writeframes(np.ascontiguousarray(rendered.pcm, dtype="<i2").tobytes())
+        try:
+            self._wav.writeframes(np.ascontiguousarray(rendered.pcm, dtype="<i2").tobytes())
+        except OSError as exc:
+            raise VoiceError(f"{self.path} : écriture impossible ({exc.strerror or exc})") from None
         self._frames += len(rendered.pcm)
 
     def close(self) -> None:
         """Finish the file (its header holds the final length)."""
-        if self._wav is not None:
-            self._wav.close()
-            self._wav = None
+        wav, self._wav = self._wav, None
+        if wav is None:
+            return
+        try:
+            try:
+                wav.close()  # (`wave` forgets its file even when this fails: nothing left for `__del__`)
+            finally:
+                self._file.close()
+        except OSError as exc:
+            raise VoiceError(f"{self.path} : écriture impossible ({exc.strerror or exc})") from None
 
     def __enter__(self) -> WavSpeaker:
         return self
