@@ -43,7 +43,7 @@ def main() -> None:
                 failures = [(k, journal_rig.after_cut(family, tmp, data, whole, k)) for k in offsets]
                 report(name, "coupures", len(offsets), [f for f in failures if f[1]], time.perf_counter() - began)
             if args.only != "cuts":
-                _, counted = journal_rig.with_fault(lambda f=family: f.play(tmp, tmp / "count.jsonl"), None)
+                _, counted = journal_rig.with_fault(lambda f=family: f.play(tmp, tmp / f"count-{f.name}.jsonl"), None)
                 calls = range(1, counted.calls + 1, args.every)
                 began = time.perf_counter()
                 results = [(n, *journal_rig.after_fault(family, tmp, whole, n)) for n in calls]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,24 +21,68 @@ EXIT_BAD_INPUT = 2
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for arg in argv:
+        if not _is_text(arg):
+            return _fail(f"argument illisible (octets qui ne sont pas de l'UTF-8) : {os.fsencode(arg)!r}")
     parser = _parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
+    from narrator.table.journal import JournalError
     from narrator.table.setup import SetupError
 
     try:
-        return args.run(args)
-    except (BadInput, SetupError) as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        code = args.run(args)
+        try:
+            sys.stdout.flush()  # a full disk behind stdout is said here, not at exit
+        except OSError as exc:
+            raise OSError(exc.errno, f"sortie standard : écriture impossible ({exc.strerror})") from None
+        return code
+    except (BadInput, SetupError, JournalError) as exc:
+        return _fail(str(exc))
     except KeyboardInterrupt:
-        print("narrator: interrompu.", file=sys.stderr)
+        _fail("interrompu.")
         return 130
     except BrokenPipeError:
         # the reader went away (`narrator resolve … | head`): no traceback at exit either
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as exc:  # a folder or file the program needs, unusable
+        _silence_stdout()
+        what = exc.strerror or str(exc)
+        return _fail(
+            f"{exc.filename} : {what}"
+            if exc.filename
+            else what
+            if "sortie" in what
+            else f"écriture impossible ({what})"
+        )
+
+
+def _is_text(arg: str) -> bool:
+    """Whether an argument came as UTF-8 (Python keeps other bytes as lone surrogates)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _fail(message: str) -> int:
+    """One French line on stderr (if stderr can take it), and the exit status of bad input."""
+    try:
+        print(f"narrator: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+    return EXIT_BAD_INPUT
+
+
+def _silence_stdout() -> None:
+    """Stdout could not be written: what is left in its buffer goes nowhere rather than fail at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class BadInput(Exception):
@@ -210,11 +256,16 @@ def _options(args: argparse.Namespace):
     return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
 
 
+def _names(text: str) -> list[str]:
+    """A comma-separated list as typed, each item trimmed and in one Unicode form (NFC)."""
+    return [unicodedata.normalize("NFC", item.strip()) for item in text.split(",")]
+
+
 def _table(args: argparse.Namespace):
     from narrator.table.setup import build_table
 
-    players = [p.strip() for p in args.players.split(",")]
-    roles = [r.strip() for r in args.roles.split(",")] if args.roles is not None else None
+    players = _names(args.players)
+    roles = _names(args.roles) if args.roles is not None else None
     return build_table(args.game, players, roles, args.scenario, args.minutes, args.first_game, not args.no_legend)
 
 
@@ -246,8 +297,7 @@ def _classic_night(args: argparse.Namespace) -> list:
 
     if args.players is None or args.roles is None:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
-    players = [p.strip() for p in args.players.split(",")]
-    record = check_deal(players, [r.strip() for r in args.roles.split(",")])
+    record = check_deal(_names(args.players), _names(args.roles))
     return load_narration().night_steps(set(record.roles), 1)
 
 
@@ -271,9 +321,9 @@ def _play_classic(args: argparse.Namespace) -> int:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
     if args.scenario is not None:
         raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
-    players = [p.strip() for p in args.players.split(",")]
-    roles = [r.strip() for r in args.roles.split(",")]
-    extra = [r.strip() for r in args.extra.split(",")] if args.extra else None
+    players = _names(args.players)
+    roles = _names(args.roles)
+    extra = _names(args.extra) if args.extra else None
     groups = None
     if args.groups:
         groups = {}
@@ -281,7 +331,7 @@ def _play_classic(args: argparse.Namespace) -> int:
             name, _, group = item.partition("=")
             if not group.strip().isdigit():
                 raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
-            groups[name.strip()] = int(group)
+            groups[unicodedata.normalize("NFC", name.strip())] = int(group)
     return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal, extra, groups)
 
 
@@ -313,10 +363,12 @@ def _demo(args: argparse.Namespace) -> int:
 def _parse(args: argparse.Namespace) -> int:
     from narrator.listen.commands import GAMES
     from narrator.listen.french import Parser
+    from narrator.table.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    players = [p for p in _names(args.players) if p]
+    check_names(args.game, players)
     commands = Parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")

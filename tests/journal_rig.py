@@ -229,12 +229,17 @@ def _ended(journal: Path) -> bool:
         return False
 
 
-def after_fault(family: Family, tmp: Path, whole: list[dict], fail_at: int) -> tuple[list[str], str | None]:
-    """A whole game with its `fail_at`-th `open`/`write`/`fsync` failed (the disk full): it must stop
-    with one French line (exit 2) or go on; then, resumed with no fault, end as the whole game did.
-    (What went wrong, the call failed.)"""
+def after_fault(
+    family: Family, tmp: Path, whole: list[dict], fail_at: int, begun: bytes | None = None
+) -> tuple[list[str], str | None]:
+    """A whole game (or, given the journal of a game `begun`, its resume) with its `fail_at`-th
+    `open`/`write`/`fsync` failed (the disk full): it must stop with one French line (exit 2) or go on;
+    then, resumed with no fault, end as the whole game did. (What went wrong, the call failed.)"""
     journal = tmp / f"fault-{family.name}-{fail_at}.jsonl"
-    run, faults = with_fault(lambda: family.play(tmp, journal), fail_at)
+    if begun is not None:
+        journal.write_bytes(begun)
+    step = (lambda: family.play(tmp, journal)) if begun is None else (lambda: family.resume(tmp, journal))
+    run, faults = with_fault(step, fail_at)
     problems = [] if run.clean else [f"sortie {run.code} : {run.out[-400:]}"]
     if run.code == 2 and run.out.count("narrator: ") != 1:
         problems.append(f"pas une seule ligne d'erreur : {run.out[-400:]}")

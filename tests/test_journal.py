@@ -240,6 +240,20 @@ def test_a_failed_open_write_or_fsync_is_one_french_line_and_the_game_resumes(ga
         assert problems == [], (fail_at, failed)
 
 
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_failed_open_write_or_fsync_while_resuming_is_one_french_line(games, state, name) -> None:
+    # a read-only journal, a full disk while the cut line is taken out or the old version rewritten
+    family = journal_rig.FAMILIES[name]
+    data, whole = games[name]
+    begun = b"".join(line + b"\n" for line in data.split(b"\n")[:5]) + b'{"type": "vo'
+    (state / "count.jsonl").write_bytes(begun)
+    _, counted = journal_rig.with_fault(lambda: family.resume(state, state / "count.jsonl"), None)
+    assert counted.calls > 20
+    for fail_at in [*range(1, 8), *range(8, counted.calls + 1, 17)]:
+        problems, failed = journal_rig.after_fault(family, state, whole, fail_at, begun)
+        assert problems == [], (fail_at, failed)
+
+
 # -- damaged, duplicated, swapped, foreign and edited lines --------------------------------------
 
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from narrator.resources import user_folder
 from narrator.table.events import VERSION, EventError, check, migrate_header
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
@@ -45,14 +46,10 @@ def journal_dir() -> Path:
     ~/.local/state/narrator/games."""
     if os.environ.get("NARRATOR_STATE_DIR"):
         return Path(os.environ["NARRATOR_STATE_DIR"])
-    if os.environ.get("XDG_STATE_HOME"):
-        return Path(os.environ["XDG_STATE_HOME"]) / "narrator" / "games"
-    home = os.environ.get("HOME", "")
-    if not os.path.isabs(home):
-        raise JournalError(
-            "dossier personnel inconnu (HOME vide ou relatif) : indiquez --journal FICHIER ou NARRATOR_STATE_DIR"
-        )
-    return Path(home) / ".local" / "state" / "narrator" / "games"
+    try:
+        return user_folder("XDG_STATE_HOME", ".local/state") / "narrator" / "games"
+    except OSError as exc:
+        raise JournalError(f"{exc.filename} : {exc.strerror}, ou --journal FICHIER") from None
 
 
 def fingerprint(*texts: str) -> str:

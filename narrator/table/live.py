@@ -33,6 +33,10 @@ def profile_of(voice: str) -> Profile:
         return load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise SetupError(f"{voice} : ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})") from None
+    except OSError as exc:
+        raise SetupError(f"{voice} : lecture impossible ({exc.strerror or exc})") from None
 
 
 def renderer(voice: str) -> Renderer:
@@ -274,7 +278,8 @@ def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
     except OSError as exc:
         where = f"{exc.filename} : " if exc.filename else ""
         raise SetupError(
-            f"{where}{exc.strerror or exc} ; la partie est gardée : « narrator resume {journal.path} »"
+            f"{where}écriture impossible ({exc.strerror or exc}) ; "
+            f"la partie est gardée : « narrator resume {journal.path} »"
         ) from None
     return 0
 
