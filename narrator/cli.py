@@ -201,28 +201,32 @@ def _read(name: str) -> tuple[str, str]:
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    from narrator.resolve import resolve_record
-    from narrator.rules.errors import RecordError
+    import shutil
 
-    text, file = _read(args.file)
+    from narrator.records import InputError
+    from narrator.resolve import resolve_stream
+
+    name = args.file
     try:
-        doc = load_marked(text, file)
-    except YamlError as exc:
-        raise BadInput(str(exc.problems[0])) from None
-    records = doc.data if isinstance(doc.data, list) else [doc.data]
-    results = []
-    for i, record in enumerate(records):
-        prefix = (i,) if isinstance(doc.data, list) else ()
-        try:
-            results.append(resolve_record(record))
-        except RecordError as exc:
-            line, column = doc.where(prefix + exc.path)
-            rid = record.get("id") if isinstance(record, dict) else None
-            name = f"« {rid} »" if rid is not None else f"n° {i + 1}"
-            raise BadInput(f"{file}:{line}:{column}: enregistrement {name} : {exc}") from None
-    out = results if isinstance(doc.data, list) else results[0]
-    json.dump(out, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+        stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed below)
+    except FileNotFoundError:
+        raise BadInput(f"{name} : fichier introuvable") from None
+    except IsADirectoryError:
+        raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
+    except OSError as exc:
+        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    try:
+        with stream:
+            out = resolve_stream(stream, "<stdin>" if name == "-" else name)
+    except InputError as exc:
+        raise BadInput(str(exc)) from None
+    except IsADirectoryError:
+        raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
+    except OSError as exc:
+        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    with out:
+        sys.stdout.flush()
+        shutil.copyfileobj(out, sys.stdout.buffer)
     return 0
 
 
