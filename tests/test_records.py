@@ -179,3 +179,20 @@ def test_dev_zero_is_refused_at_once() -> None:
         [sys.executable, "-m", "narrator", "resolve", "/dev/zero"], capture_output=True, text=True, timeout=30
     )
     assert run.returncode == 2 and run.stdout == "" and "U+0000" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "players, why",
+    [
+        (["Cl\u00e9o", "Cle\u0301o", "Ben"], "des noms tous différents (« Cléo » est déjà à la table)"),
+        (["Cléo", "CLEO", "Ben"], "des noms tous différents (« Cléo » est déjà à la table)"),
+        (["Ana", "\u200b\u200d", "Ben"], "un nom qui contient au moins une lettre"),
+    ],
+)
+def test_a_record_seating_one_name_twice_or_a_name_of_no_letter_is_refused(tmp_path, players, why) -> None:
+    deal = dict(zip(players, ["mangemort", "harry", "eleve"])) | {"center": ["luna", "eleve", "ron"]}
+    record = {**RECORD, "id": "x", "players": players, "deal": deal, "night": {}, "votes": {}}
+    run = resolve(tmp_path, json.dumps(record, ensure_ascii=False), "game.json")
+    assert (
+        run.returncode == 2 and run.stdout == "" and f"enregistrement « x » : players.1 : attendu : {why}" in run.stderr
+    )
