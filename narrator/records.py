@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -183,15 +183,22 @@ def _list_items(events: Iterator[yaml.Event], builder: _Builder, file: str) -> I
     _end(events, file)
 
 
+def _at(event: yaml.Event) -> tuple[int, int]:
+    """Where an event begins: line and column, 1-based."""
+    mark = event.start_mark
+    return (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+
+
 def _end(events: Iterator[yaml.Event], file: str) -> None:
     for event in events:
         if isinstance(event, yaml.DocumentStartEvent):
-            line, column = event.start_mark.line + 1, event.start_mark.column + 1
+            line, column = _at(event)
             raise InputError(f"{file}:{line}:{column}: YAML illisible : un seul document attendu : « --- » en trop")
 
 
 def _events(stream: _Limited, file: str) -> Iterator[yaml.Event]:
     """libyaml's events, its errors said in French."""
+    loader: Any
     try:
         loader = yaml.CSafeLoader(stream)  # type: ignore[arg-type]
     except AttributeError:  # no libyaml: PyYAML's own parser (slower)
@@ -225,7 +232,8 @@ class _Builder:
         self.anchors: dict[str, tuple[object, int]] = {}  # anchor -> (its value, how many values it holds)
 
     def fail(self, event: yaml.Event, message: str) -> InputError:
-        return InputError(f"{self.file}:{event.start_mark.line + 1}:{event.start_mark.column + 1}: {message}")
+        line, column = _at(event)
+        return InputError(f"{self.file}:{line}:{column}: {message}")
 
     def anchor(self, event: yaml.Event, value: object, count: int = 1) -> None:
         name = getattr(event, "anchor", None)
@@ -251,7 +259,7 @@ class _Builder:
                 if len(stack) >= MAX_DEPTH:
                     raise self.fail(event, f"plus de {MAX_DEPTH} niveaux d'imbrication")
                 self.count(event, 1)
-                self.marks[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+                self.marks[path] = _at(event)
                 container: object = {} if isinstance(event, yaml.MappingStartEvent) else []
                 stack.append([container, path, _NO_KEY, event, self.values, []])
                 event = next(events)
@@ -267,13 +275,13 @@ class _Builder:
                     raise self.fail(event, f"alias *{event.anchor} jamais défini (il faut d'abord une ancre &…)")
                 value, size = self.anchors[event.anchor]
                 self.count(event, size)
-                self.marks.setdefault(path, (event.start_mark.line + 1, event.start_mark.column + 1))
+                self.marks.setdefault(path, _at(event))
             elif isinstance(event, yaml.ScalarEvent):
                 value = self._scalar(event)
                 self.count(event, 1)
                 self.anchor(event, value)
                 if not (stack and stack[-1][2] is _NO_KEY and isinstance(stack[-1][0], dict)):
-                    self.marks[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+                    self.marks[path] = _at(event)
             else:
                 raise self.fail(event, "YAML illisible : valeur attendue")
             if not stack:
@@ -328,7 +336,7 @@ class _Builder:
         if tag == "tag:yaml.org,2002:str":
             return event.value
         construct = _SCALARS.yaml_constructors.get(tag)
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark)
+        node = yaml.ScalarNode(tag, event.value)
         if construct is None:
             raise self.fail(event, f"étiquette {tag.replace('tag:yaml.org,2002:', '!!')} inconnue")
         try:
