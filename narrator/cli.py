@@ -8,7 +8,6 @@ import json
 import os
 import sys
 import unicodedata
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from narrator import __version__
@@ -181,23 +180,26 @@ def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> N
 
 
 def _read(name: str) -> tuple[str, str]:
-    if name == "-":
-        return sys.stdin.read(), "<stdin>"
-    path = Path(name)
+    """A text file (`-`: stdin), at most `MAX_TEXT_BYTES`; `BadInput` when it cannot be read as UTF-8."""
+    from narrator.resources import MAX_TEXT_BYTES, read_bounded
+
     try:
-        return path.read_text(encoding="utf-8"), name
+        data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1) if name == "-" else read_bounded(name)
     except FileNotFoundError:
         raise BadInput(f"{name} : fichier introuvable") from None
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
-    except UnicodeDecodeError as exc:
-        before = exc.object[: exc.start]
-        line, column = before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
-        raise BadInput(
-            f"{name}:{line}:{column}: ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})"
-        ) from None
     except OSError as exc:
         raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    file = "<stdin>" if name == "-" else name
+    if len(data) > MAX_TEXT_BYTES:
+        raise BadInput(f"{file} : plus de {MAX_TEXT_BYTES // 2**20} Mo : trop grand pour un script de jeu")
+    try:
+        return data.decode("utf-8"), file
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line, column = before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
+        raise BadInput(f"{file}:{line}:{column}: ce n'est pas du texte UTF-8 (octet 0x{data[exc.start]:02x})") from None
 
 
 def _resolve(args: argparse.Namespace) -> int:

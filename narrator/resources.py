@@ -30,3 +30,15 @@ def user_folder(variable: str, under_home: str) -> Path:
     if not os.path.isabs(home):
         raise OSError(errno.ENOENT, f"dossier personnel inconnu (vide ou relatif) ; donnez ${variable}", "$HOME")
     return Path(home) / under_home
+
+
+MAX_TEXT_BYTES = 16 * 2**20  # a script, a voice profile, an answer script: a few kB; /dev/zero stops here
+
+
+def read_bounded(path: str | Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """A small file's bytes; an `OSError` (French) past `limit` rather than memory without end."""
+    with open(path, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"plus de {limit // 2**20} Mo : trop grand", str(path))
+    return data

@@ -100,3 +100,17 @@ def test_a_journal_no_one_may_write_is_refused_on_resume(tmp_path) -> None:
     journal = Path(__file__).parent / "journals" / "thiercelieux-vote-v1.jsonl"
     run = narrator(["resume", str(journal) + ".absent", "--ear", "keyboard", "--no-wait"], tmp_path)
     one_french_line(run, "journal impossible à rouvrir pour écrire")
+
+
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        (["check", "/dev/zero"], "/dev/zero : lecture impossible (plus de 16 Mo : trop grand)"),
+        ([*POUDLARD[:-3], "--players", "Ana,Ben,Cleo,Dan", "--ear", "script:/dev/zero", "--no-wait"], "trop grand"),
+        ([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--voice", "zero.yaml"], "zero.yaml: profil de voix illisible"),
+    ],
+)
+def test_an_endless_file_is_refused_at_its_size_not_read_to_its_end(tmp_path, args, why) -> None:
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    one_french_line(narrator(args, tmp_path), why)
+    assert not (tmp_path / "games").exists()
