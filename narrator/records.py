@@ -10,9 +10,10 @@ expands to through YAML aliases — and every problem is one French line, `file:
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 import yaml
 
@@ -76,8 +77,7 @@ def _refuse_constant(name: str) -> object:
 def _refuse_duplicates(pairs: list[tuple[str, object]]) -> dict:
     out = dict(pairs)
     if len(out) != len(pairs):
-        seen: set[str] = set()
-        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        twice = next(key for key, n in Counter(k for k, _ in pairs).items() if n > 1)
         raise ValueError(f"clé en double « {twice} »")
     return out
 
@@ -200,9 +200,9 @@ def _events(stream: _Limited, file: str) -> Iterator[yaml.Event]:
     """libyaml's events, its errors said in French."""
     loader: Any
     try:
-        loader = yaml.CSafeLoader(stream)  # type: ignore[arg-type]
+        loader = yaml.CSafeLoader(cast(Any, stream))
     except AttributeError:  # no libyaml: PyYAML's own parser (slower)
-        loader = yaml.SafeLoader(stream)  # type: ignore[arg-type]
+        loader = yaml.SafeLoader(cast(Any, stream))
     try:
         while loader.check_event():
             yield loader.get_event()
@@ -267,7 +267,8 @@ class _Builder:
             if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 container, _, _, start, before, merges = stack.pop()
                 for merge_event, merged in merges:
-                    self._merge(container, merge_event, merged)  # type: ignore[arg-type]
+                    if isinstance(container, dict):
+                        self._merge(container, merge_event, merged)
                 self.anchor(start, container, self.values - before + 1)
                 value = container
             elif isinstance(event, yaml.AliasEvent):

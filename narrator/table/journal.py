@@ -438,8 +438,10 @@ class Heartbeat:
             self._thread.join()
 
     def _beat(self) -> None:
+        journal = self.journal
+        assert journal is not None  # (the thread only runs with a journal)
         while not self._stop.wait(self.every_s):
             try:
-                self.journal.append({"type": "tick", "phase": self.phase, **self.where()})  # type: ignore[union-attr]
+                journal.append({"type": "tick", "phase": self.phase, **self.where()})
             except (JournalError, ValueError):
                 return  # the main thread reports journal problems; a heartbeat never crashes the table
