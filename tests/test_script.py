@@ -69,13 +69,20 @@ def test_wrong_types_missing_keys_and_duplicates() -> None:
     assert any("roles.ron: clé en double" in p for p in problems(dup))
 
 
+def test_each_missing_key_is_said_once() -> None:
+    # jsonschema gives one `required` error per missing key; each used to list them all (8 keys, 64 lines)
+    found = problems("foo: 1\n")
+    missing = [p for p in found if "clé manquante" in p]
+    assert len(missing) == len(set(missing)) == 8
+
+
 def test_cross_checks_templates_and_together() -> None:
     text = POUDLARD.replace("[fred, george]", "[fred, weasley]").replace(
-        'winners: "Gagnants : {names}."', 'winners: "Gagnants : {nom}."'
+        'winners: {one: "{names} gagne."', 'winners: {one: "{nom} gagne."'
     )
     found = problems(text)
     assert any("together.0.1: personnage inconnu « weasley »" in p for p in found)
-    assert any("texts.winners: {nom} inconnu ; attendu : names" in p for p in found)
+    assert any("texts.winners.one: {nom} inconnu ; attendu : names" in p for p in found)
 
 
 @pytest.mark.parametrize("text", ["", "- a\n- b\n", "roles: {}\n", "\x00\x01", "a: [\n", "a: *nope\n"])

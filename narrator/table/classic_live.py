@@ -146,7 +146,7 @@ def run_classic(
         options=record.options,
         extra=record.extra,
         groups=record.groups,
-        operator=KeyboardOperator(read_line),
+        operator=KeyboardOperator(read_line, seats=record.players),  # a player's number: his seat
         minutes=minutes,
     )
 

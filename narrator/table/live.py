@@ -26,6 +26,7 @@ class Options:
     model: str | None = None
     wav: str | None = None
     no_wait: bool = False
+    append_wav: bool = False  # a resumed game goes on in the narration WAV already written
 
 
 def profile_of(voice: str) -> Profile:
@@ -100,6 +101,7 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
     for warning in reading.warnings:
         print(f"Attention : {warning}", file=sys.stderr)
     header, events = reading.header, reading.events
+    options.append_wav = True  # the narration WAV goes on after what the game already said
     try:
         if finished(events):
             raise SetupError(f"{path} : cette partie est déjà terminée")
@@ -153,15 +155,15 @@ class Io:
 def open_io(options: Options, players: list[str] | None = None) -> Io:
     """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
     from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.speakers import Tee, table_speaker
+    from narrator.table.speakers import FALLBACK_WAV, Tee, table_speaker
     from narrator.voice import ConsoleSpeaker, WavSpeaker
 
     ear = make_ear(options, players)
     try:
         if options.no_wait:
-            speaker = Tee(WavSpeaker(options.wav or "narrateur.wav"), ConsoleSpeaker())
+            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav), ConsoleSpeaker())
         else:
-            speaker = table_speaker(options.wav)
+            speaker = table_speaker(options.wav, append=options.append_wav)
     except OSError as exc:
         ear.close()
         raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror or exc})") from None
