@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from narrator.resources import user_folder
+
 from .ear import ModelError
 
 ENV = "NARRATOR_VOSK_MODEL"
@@ -88,8 +90,7 @@ def cache_dir() -> Path:
     """Where tuned model overlays are kept: $NARRATOR_CACHE_DIR, else the user's cache folder."""
     if os.environ.get("NARRATOR_CACHE_DIR"):
         return Path(os.environ["NARRATOR_CACHE_DIR"]) / "vosk"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "narrator" / "vosk"
+    return user_folder("XDG_CACHE_HOME", ".cache") / "narrator" / "vosk"
 
 
 def tuned_model(path: Path, end_s: float = END_S) -> Path:
