@@ -269,7 +269,7 @@ def edited(games, state, edit) -> tuple[Path, list[bytes]]:
     "edit, line, why",
     [
         (lambda ls: ls[:4] + [b'{"type": "answer", "pha'] + ls[5:], 5, "JSON invalide"),
-        (lambda ls: ls[:2] + [ls[2].replace(b'"Eva"', b'"\xff"')] + ls[3:], 3, "UTF-8"),
+        (lambda ls: ls[:6] + [ls[6].replace(b'"Eva"', b'"\xff"')] + ls[7:], 7, "UTF-8"),  # the wolves' answer
         (lambda ls: ls[:5] + [ls[4]] + ls[5:], 6, "numéro de ligne 5 ; attendu : 6"),  # duplicated
         (lambda ls: ls[:3] + [ls[4], ls[3]] + ls[5:], 4, "numéro de ligne 5 ; attendu : 4"),  # swapped
         (lambda ls: ls[:3] + ls[4:], 4, "numéro de ligne 5 ; attendu : 4"),  # dropped
@@ -301,7 +301,10 @@ def test_avant_ligne_resumes_from_the_lines_before_a_damaged_one(games, state) -
 
 
 def test_an_answer_edited_into_one_the_rules_refuse_is_refused(games, state) -> None:
-    path, _ = edited(games, state, lambda ls: ls[:1] + [ls[1].replace(b'"value": "Ana"', b'"value": "Zoe"')] + ls[2:])
+    path, lines = edited(games, state, lambda ls: ls)
+    first = next(i for i, line in enumerate(lines) if b'"type": "answer"' in line)  # the voyante's look at Ana
+    edit = lines[:first] + [lines[first].replace(b'"value": "Ana"', b'"value": "Zoe"')] + lines[first + 1 :]
+    path.write_bytes(b"".join(line + b"\n" for line in edit))
     run = journal_rig.FAMILIES["thiercelieux"].resume(state, path)
     assert run.code == 2 and "réponse du journal refusée" in run.out and run.out.count("narrator: ") == 1, run.out
 

@@ -285,6 +285,8 @@ class Answer(Event):
         kind, _, number = self.phase.partition(" ")
         if kind not in ("nuit", "jour") or not number.isdigit() or int(number) < 1:
             return f"« phase » : attendu : « nuit N » ou « jour N » ; trouvé : {self.phase}"
+        if self.by not in ("operator", "voice", "rules"):
+            return f"« by » : attendu : operator, voice ou rules ; trouvé : {self.by}"
         return None
 
 
