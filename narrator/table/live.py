@@ -10,6 +10,7 @@ from pathlib import Path
 
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir
+from narrator.script.announce import Line
 from narrator.script.game import load_shipped
 from narrator.table.announcer import plan
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished, read_journal
@@ -219,7 +220,25 @@ def run(
         keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         tune=tuner(options.voice, spoken),
     )
-    return guarded(lambda: session.run(narration, events), journal, io)
+    warnings = unheard_lines(io.ear, table)
+
+    def game() -> object:
+        if warnings:  # before the legend: what to say for a character the model cannot hear
+            spoken.tell(*warnings)
+        return session.run(narration, events)
+
+    return guarded(game, journal, io)
+
+
+def unheard_lines(ear: object, table: Table) -> list[Line]:
+    """For each character in play the speech model cannot hear, what to say instead (none without vosk)."""
+    from narrator.listen.heard import unheard_in_play
+    from narrator.listen.vosk_ear import VoskEar
+
+    if not isinstance(ear, VoskEar):
+        return []
+    said = unheard_in_play(ear.model, table.script, table.roles, table.legend)
+    return [Line(f"unheard_{n}", text) for n, text in enumerate(said)]
 
 
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
