@@ -7,7 +7,8 @@ overlay); the narrator plays the « compris » earcon and then says « J'ai comp
 line each turn, synthesized then) on the same sink. A second input stream on the monitor dates
 everything by energy: the last loud sample of the player, the first of the earcon, the first of
 the read-back. Two ways in one run:
-  before — vosk's own end-point only, the earcon played to its end before the read-back is made;
+  before — vosk's own end-point only (after 0.3 s of silence, as the model overlay had it), the
+           earcon played to its end before the read-back is made;
   after  — the end of a complete command decided from vosk's partial result and a short silence
            (narrator/listen/endpoint.py), the read-back made while the earcon plays.
 Goal (after): earcon p95 <= 250 ms, read-back p95 <= 600 ms. The device's own latencies come on
@@ -190,12 +191,15 @@ def main() -> None:
 
             clips = make_clips(Path(folder))
             witness = Witness(sd)
-            with VoskEar(load_model(source)) as ear, SoundDeviceSpeaker() as speaker:
+            # before: the overlay as it was (utterances ended by vosk after 0.3 s of silence)
+            models = {"before": load_model(source, end_s=0.3), "after": load_model(source)}
+            with VoskEar(models["after"]) as ear, SoundDeviceSpeaker() as speaker:
                 print(
                     f"input {ear.rate:.0f} Hz, PortAudio's input latency {witness.stream.latency * 1000:.0f} ms; "
                     f"output latency {speaker._stream.latency * 1000:.0f} ms"
                 )
                 for way in ("before", "after"):
+                    ear.model = models[way]
                     results[way] = run(way, rounds, ear, speaker, witness, clips)
             witness.stream.close()
         finally:
