@@ -114,3 +114,27 @@ def test_the_live_table_says_it_before_the_legend(audio_server, model):  # noqa:
         "élève de Poudlard",
     ]
     assert unheard_lines(object(), table) == []
+
+
+def test_a_phase_grammar_gets_the_respellings_the_model_hears(model, korean_respelling):  # noqa: F811
+    from narrator.listen.heard import with_respellings
+
+    said = ["ana est mangemort", "ben vote contre ana", "mangemort", "mangemorts", "ana harry potter"]
+    assert with_respellings(model, "poudlard", said) == [*said, f"ana est {KOREAN}", KOREAN]
+    assert with_respellings(model, "onuw", said) == said  # no Korean respelling there
+
+
+def test_the_respellings_name_no_other_character_nor_symbol():
+    from narrator.listen.french import phrasebook
+    from narrator.listen.heard import symbol_of
+    from narrator.script.game import load_game
+
+    for game, roles in ear_words().respell.items():
+        known = load_game(game).roles
+        assert set(roles) <= set(known), f"{game}: {set(roles) - set(known)}"
+        aliases = {alias.lower(): rid for alias, rid in phrasebook().role_aliases(game) if ":" not in rid}
+        symbols = {symbol_of(game, rid): rid for rid in known if symbol_of(game, rid)}
+        for role, forms in roles.items():
+            for form in forms:
+                assert aliases.get(form, role) == role, f"{game}: « {form} » is {aliases[form]}'s"
+                assert symbols.get(form, role) == role, f"{game}: « {form} » is {symbols[form]}'s symbol"

@@ -23,6 +23,7 @@ from narrator.script.game import ONE_NIGHT_GAMES, script_path
 
 __all__ = [
     *("Unheard", "character_forms", "heard_forms", "hears", "symbol_of", "unheard_characters", "unheard_in_play"),
+    "with_respellings",
 ]
 
 
@@ -119,3 +120,28 @@ def unheard_in_play(model: Any, script: Any, in_play: Sequence[str], legend_read
     names = {rid: entry.name for rid, entry in legend.items()}
     problems = unheard_characters(model, script.rules.game, order, order if legend_read else None, names)
     return [p.message for p in problems]
+
+
+def with_respellings(model: Any, game: str, phrases: Sequence[str]) -> list[str]:
+    """A phase grammar with, beside each phrase naming a character by a form the model cannot hear,
+    the same phrase with each respelling of that character the model can hear (« mange mort »)."""
+    swaps: list[tuple[str, str]] = []  # (" unheard form ", "respelling")
+    book_forms = [(alias.lower(), rid) for alias, rid in phrasebook().role_aliases(game) if ":" not in rid]
+    for role, forms in _by_role(book_forms).items():
+        respelled = [f for f in ear_words().respell.get(game, {}).get(role, ()) if f not in forms and hears(model, f)]
+        for form in forms:
+            for said in dict.fromkeys((form, form.replace("-", " "))):
+                if not hears(model, said):
+                    swaps += [(f" {said} ", r) for r in respelled]
+    out = list(phrases)
+    for phrase in phrases:
+        padded = f" {phrase} "
+        out += [padded.replace(said, f" {r} ").strip() for said, r in swaps if said in padded]
+    return list(dict.fromkeys(out))
+
+
+def _by_role(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for form, rid in pairs:
+        out.setdefault(rid, []).append(form)
+    return out

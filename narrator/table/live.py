@@ -215,7 +215,7 @@ def run(
         clock=io.clock,  # type: ignore[arg-type]
         parser=parser,
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
-        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        phrases=cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True))),
         journal=journal,
         keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         tune=tuner(options.voice, spoken),
@@ -228,6 +228,14 @@ def run(
         return session.run(narration, events)
 
     return guarded(game, journal, io)
+
+
+def heard_phrases(ear: object, table: Table, said: list[str]) -> list[str]:
+    """A phase grammar, with the respellings the speech model hears of the characters it cannot hear."""
+    from narrator.listen.heard import with_respellings
+    from narrator.listen.vosk_ear import VoskEar
+
+    return with_respellings(ear.model, table.script.rules.game, said) if isinstance(ear, VoskEar) else said
 
 
 def unheard_lines(ear: object, table: Table) -> list[Line]:
