@@ -10,17 +10,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from narrator import __version__
+from narrator.argparse_fr import FrenchParser, in_french, number
 from narrator.script.marks import YamlError, load_marked
 
 if TYPE_CHECKING:
     pass
 
 EXIT_BAD_INPUT = 2
+GAMES = ("onuw", "poudlard", "thiercelieux")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    with in_french():  # argparse's own words too: « utilisation », its errors
+        args = _parser().parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
     from narrator.table.setup import SetupError
@@ -44,92 +46,164 @@ class BadInput(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="narrator", description="Meneur de jeu vocal pour Loups-Garous.")
-    parser.add_argument("--version", action="version", version=f"narrator {__version__}")
-    parser.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    parser = FrenchParser(
+        prog="narrator",
+        description="Meneur de jeu vocal pour Loups-Garous."
+        " Sans commande : la mise en place à la voix, puis la partie.",
+        epilog="« narrator COMMANDE --help » : l'aide d'une commande.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"narrator {__version__}", help="afficher la version et quitter"
+    )
+    parser.add_argument(
+        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
+    )
     _session_arguments(parser)
-    parser.add_argument("--journal", help="le fichier journal de la partie")
-    sub = parser.add_subparsers(metavar="COMMANDE")
+    parser.add_argument(
+        "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
+    )
+    sub = parser.add_subparsers(metavar="COMMANDE", title="commandes")
     resolve = sub.add_parser("resolve", help="résoudre une partie décrite dans un fichier (JSON sur stdout)")
-    resolve.add_argument("file", help="fichier YAML ou JSON : un enregistrement de partie, ou une liste ; - pour stdin")
+    resolve.add_argument(
+        "file",
+        metavar="FICHIER",
+        help="fichier YAML ou JSON : un enregistrement de partie, ou une liste ; - pour stdin",
+    )
     resolve.set_defaults(run=_resolve)
-    check = sub.add_parser("check", help="valider le script YAML d'un jeu")
-    check.add_argument("file")
+    check = sub.add_parser(
+        "check", help="valider un fichier de scripts/ : le script d'un jeu, table.yaml, demo.yaml ou listen.fr.yaml"
+    )
+    check.add_argument("file", metavar="FICHIER", help="le fichier YAML à valider")
     check.set_defaults(run=_check)
     render = sub.add_parser("render", help="écrire la légende, la nuit et le début du jour dans un WAV")
     _table_arguments(render)
-    render.add_argument("--out", required=True, help="le fichier WAV à écrire")
+    render.add_argument("--out", metavar="FICHIER", required=True, help="le fichier WAV à écrire")
     render.set_defaults(run=_render)
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play, spoken=True)
     _session_arguments(play)
-    play.add_argument("--journal", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)")
+    play.add_argument(
+        "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
+    )
     play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
-    play.add_argument("--extra", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)")
-    play.add_argument("--groups", help="thiercelieux, avec le sectaire : le groupe de chaque joueur, Ana=1,Ben=2,…")
+    play.add_argument(
+        "--extra", metavar="CARTES", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)"
+    )
+    play.add_argument(
+        "--groups", metavar="GROUPES", help="thiercelieux, avec le sectaire : le groupe de chaque joueur, Ana=1,Ben=2,…"
+    )
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
-    resume.add_argument("journal", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)")
-    resume.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    resume.add_argument(
+        "journal", metavar="JOURNAL", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)"
+    )
+    resume.add_argument(
+        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
+    )
+    resume.add_argument(
+        "--avant-ligne",
+        type=number,
+        dest="before_line",
+        metavar="N",
+        help="reprendre des lignes avant la ligne N du journal (une ligne abîmée : ses octets gardés à part)",
+    )
     _session_arguments(resume)
     resume.set_defaults(run=_resume)
     demo = sub.add_parser("demo", help="une partie complète jouée par des joueurs simulés qui parlent")
     demo.add_argument(
         "game",
+        metavar="JEU",
         nargs="?",
         default="poudlard",
         choices=["poudlard", "thiercelieux"],
         help="poudlard (défaut : cinq joueurs, cartes physiques) ou thiercelieux (huit joueurs et un opérateur)",
     )
-    demo.add_argument("--seed", type=int, default=7, help="tirage de la donne, des choix de nuit et des votes")
-    demo.add_argument("--out", default="demo.wav", help="le fichier WAV de toute la partie (défaut : demo.wav)")
-    demo.add_argument("--model", help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance")
+    demo.add_argument(
+        "--seed",
+        metavar="N",
+        type=number,
+        default=7,
+        help="tirage de la donne, des choix de nuit et des votes (défaut : 7)",
+    )
+    demo.add_argument(
+        "--out", metavar="FICHIER", default="demo.wav", help="le fichier WAV de toute la partie (défaut : demo.wav)"
+    )
+    demo.add_argument(
+        "--model",
+        metavar="DOSSIER",
+        help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance",
+    )
     demo.set_defaults(run=_demo)
     model = sub.add_parser("model", help="le modèle de reconnaissance vocale")
-    model_sub = model.add_subparsers(metavar="ACTION", required=True)
+    model_sub = model.add_subparsers(metavar="ACTION", title="actions", required=True)
     download = model_sub.add_parser("download", help="télécharger le petit modèle vosk d'une langue (fr)")
-    download.add_argument("lang", nargs="?", default="fr")
+    download.add_argument("lang", metavar="LANGUE", nargs="?", default="fr", help="la langue (défaut : fr)")
     download.set_defaults(run=_download)
     model_check = model_sub.add_parser("check", help="les mots des grammaires que le modèle installé ne connaît pas")
     model_check.add_argument(
-        "--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)"
+        "--model", metavar="DOSSIER", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)"
     )
     model_check.set_defaults(run=_model_check)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
-    parse.add_argument("--game", required=True, help="onuw, poudlard ou thiercelieux")
-    parse.add_argument("--players", required=True, help="Alice,Bob,…")
-    parse.add_argument("--phase", default="any", choices=["vote", "tally", "reveal", "choose", "any"])
-    parse.add_argument("text", metavar="TEXTE")
+    parse.add_argument("--game", metavar="JEU", required=True, help="onuw, poudlard ou thiercelieux")
+    parse.add_argument("--players", metavar="NOMS", required=True, help="les noms des joueurs : Alice,Bob,…")
+    parse.add_argument(
+        "--phase",
+        metavar="PHASE",
+        default="any",
+        choices=["vote", "tally", "reveal", "choose", "any"],
+        help="la question posée : un vote (vote), un décompte (tally), les cartes (reveal), un nom (choose) ;"
+        " défaut : any, toutes",
+    )
+    parse.add_argument("text", metavar="TEXTE", help="la phrase, entre guillemets")
+    roles = sub.add_parser("roles", help="les personnages d'un jeu : ce que --roles accepte")
+    roles.add_argument("game", metavar="JEU", choices=GAMES, help="onuw, poudlard ou thiercelieux")
+    roles.set_defaults(run=_roles)
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
     return parser
 
 
 def _session_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--wav", help="enregistrer aussi toute la narration dans ce fichier WAV")
+    parser.add_argument("--wav", metavar="FICHIER", help="enregistrer aussi toute la narration dans ce fichier WAV")
     parser.add_argument(
-        "--ear", default="vosk", help="vosk (micro, défaut), keyboard, ou script:FICHIER (une réponse par ligne)"
+        "--ear",
+        metavar="OREILLE",
+        default="vosk",
+        help="comment le narrateur entend : vosk (le micro, défaut), keyboard (le clavier),"
+        " ou script:FICHIER (une réponse par ligne)",
     )
-    parser.add_argument("--model", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)")
+    parser.add_argument(
+        "--model", metavar="DOSSIER", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)"
+    )
     parser.add_argument(
         "--no-wait", action="store_true", help="sans carte son ni attente : le texte à l'écran, le son dans le WAV"
     )
 
 
 def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> None:
-    parser.add_argument("game", metavar="JEU", help="onuw, poudlard ou thiercelieux (play)")
+    parser.add_argument("game", metavar="JEU", help="onuw, poudlard ou thiercelieux")
     players_help = "les noms, dans l'ordre autour de la table : Alice,Bob,…"
     if spoken:
         players_help += " (sans --players : la mise en place se fait à la voix)"
-    parser.add_argument("--players", required=not spoken, help=players_help)
+    parser.add_argument("--players", metavar="NOMS", required=not spoken, help=players_help)
     cards = parser.add_mutually_exclusive_group(required=not spoken)
     cards.add_argument(
-        "--roles", help="les cartes en jeu (joueurs + 3) : mangemort,harry,… ; thiercelieux : celle de chaque joueur"
+        "--roles",
+        metavar="CARTES",
+        help="les cartes en jeu (joueurs + 3) : mangemort,harry,… ; thiercelieux : celle de chaque joueur ;"
+        " « narrator roles JEU » les donne toutes",
     )
-    cards.add_argument("--scenario", help="un jeu de cartes tout prêt du script (ex. premiere_annee)")
-    parser.add_argument("--minutes", type=int, help="durée du débat en minutes (défaut : celle du script)")
+    cards.add_argument(
+        "--scenario", metavar="SCÉNARIO", help="un jeu de cartes tout prêt du script (ex. premiere_annee)"
+    )
+    parser.add_argument(
+        "--minutes", metavar="N", type=number, help="durée du débat en minutes (défaut : celle du script)"
+    )
     parser.add_argument("--first-game", action="store_true", help="première partie : débat plus long (001 : 10 min)")
     parser.add_argument("--no-legend", action="store_true", help="ne pas lire la légende des personnages")
-    parser.add_argument("--voice", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML")
+    parser.add_argument(
+        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
+    )
 
 
 def _read(name: str) -> tuple[str, str]:
@@ -179,27 +253,64 @@ def _resolve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from narrator.script.classic import load_classic_script
-    from narrator.script.classic_narration import load_narration_script
-    from narrator.script.game import load_script
-
     text, file = _read(args.file)
     try:
         doc = load_marked(text, file)
-        classic = isinstance(doc.data, dict) and doc.data.get("game") == "thiercelieux"
-        if classic:
-            rules = load_classic_script(text, file)
-            calls = len(load_narration_script(text, file).calls)
-            what = f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
-        else:
-            script = load_script(text, file)
-            what = f"{script.rules.game}, {len(script.rules.roles)} personnages"
+        what = _checked(_kind(doc.data, file), text, file)
     except YamlError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return EXIT_BAD_INPUT
     print(f"{file} : correct ({what}).")
     return 0
+
+
+# What a file of scripts/ is, told by a key only it has at its top: (kind, key)
+_KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("demo", "say"))
+
+
+def _kind(data: object, file: str) -> str:
+    """Which of scripts/' files `data` is: by its keys, else by its name; a game's script by default."""
+    if isinstance(data, dict):
+        if data.get("game") == "thiercelieux" and "roles" in data:
+            return "classic"
+        if "roles" in data and "texts" in data:
+            return "game"
+        for kind, key in _KINDS:
+            if key in data:
+                return kind
+    name = Path(file).name
+    by_name = {"listen.fr.yaml": "phrasebook", "table.yaml": "prompts", "demo.yaml": "demo"}
+    return by_name.get(name, "classic" if name == "thiercelieux.yaml" else "game")
+
+
+def _checked(kind: str, text: str, file: str) -> str:
+    """Validate the file with its own loader (raise `YamlError`); say what it holds."""
+    if kind == "classic":
+        from narrator.script.classic import load_classic_script
+        from narrator.script.classic_narration import load_narration_script
+
+        rules = load_classic_script(text, file)
+        calls = len(load_narration_script(text, file).calls)
+        return f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
+    if kind == "phrasebook":
+        from narrator.listen.french import load_phrasebook
+
+        book = load_phrasebook(text, file)
+        return f"vocabulaire d'écoute, {len(book.blocks)} groupes de phrases"
+    if kind == "prompts":
+        from narrator.script.prompts import parse_prompts
+
+        return f"phrases de la table, {len(parse_prompts(text, file).texts)} modèles"
+    if kind == "demo":
+        from narrator.table.demo import parse_demo
+
+        demo = parse_demo(text, file)
+        return f"démonstration, {demo.config['game']}, {len(demo.names)} joueurs simulés"
+    from narrator.script.game import load_script
+
+    script = load_script(text, file)
+    return f"{script.rules.game}, {len(script.rules.roles)} personnages"
 
 
 def _options(args: argparse.Namespace):
@@ -212,7 +323,7 @@ def _table(args: argparse.Namespace):
     from narrator.table.setup import build_table
 
     players = [p.strip() for p in args.players.split(",")]
-    roles = [r.strip() for r in args.roles.split(",")] if args.roles is not None else None
+    roles = _cards(args.game, args.roles) if args.roles is not None else None
     return build_table(args.game, players, roles, args.scenario, args.minutes, args.first_game, not args.no_legend)
 
 
@@ -245,7 +356,7 @@ def _classic_night(args: argparse.Namespace) -> list:
     if args.players is None or args.roles is None:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
     players = [p.strip() for p in args.players.split(",")]
-    record = check_deal(players, [r.strip() for r in args.roles.split(",")])
+    record = check_deal(players, _cards("thiercelieux", args.roles))
     return load_narration().night_steps(set(record.roles), 1)
 
 
@@ -270,8 +381,8 @@ def _play_classic(args: argparse.Namespace) -> int:
     if args.scenario is not None:
         raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
     players = [p.strip() for p in args.players.split(",")]
-    roles = [r.strip() for r in args.roles.split(",")]
-    extra = [r.strip() for r in args.extra.split(",")] if args.extra else None
+    roles = _cards("thiercelieux", args.roles)
+    extra = _cards("thiercelieux", args.extra) if args.extra else None
     groups = None
     if args.groups:
         groups = {}
@@ -281,6 +392,24 @@ def _play_classic(args: argparse.Namespace) -> int:
                 raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
             groups[name.strip()] = int(group)
     return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal, extra, groups)
+
+
+def _cards(game: str, given: str) -> list[str]:
+    """`--roles`/`--extra` as role ids: « sorcière » is sorciere, « Élève de Poudlard » eleve."""
+    from narrator.script.role_names import role_ids
+
+    return role_ids(game, [r.strip() for r in given.split(",")])
+
+
+def _roles(args: argparse.Namespace) -> int:
+    """`narrator roles GAME`: what `--roles` accepts, one character a line."""
+    from narrator.script.role_names import characters
+
+    print(f"Les personnages de {args.game}, à donner à --roles (le nom, avec ou sans accents, va aussi) :")
+    for rid, (name, copies) in characters(args.game).items():
+        most = f" (jusqu'à {copies} cartes)" if copies > 1 else ""
+        print(f"  {rid} : {name}{most}")
+    return 0
 
 
 def _spoken(args: argparse.Namespace) -> int:
@@ -293,7 +422,7 @@ def _spoken(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     from narrator.table import live
 
-    return live.resume(args.journal, _options(args))
+    return live.resume(args.journal, _options(args), args.before_line)
 
 
 def _demo(args: argparse.Namespace) -> int:

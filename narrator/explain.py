@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from narrator.rules.model import COPY_PREFIX, Reason, Ruleset
+from narrator.script.plural import form, how_many
 
 
 def card_name(rules: Ruleset, card: str) -> str:
@@ -22,10 +23,8 @@ def join_names(rules: Ruleset, names: list[str]) -> str:
 
 def say(rules: Ruleset, reason: Reason) -> str:
     """One reason as a French sentence."""
-    template = rules.texts[reason.key]
     params = dict(reason.params)
-    if isinstance(template, dict):
-        template = template["two"] if len(params["names"]) == 2 else template["many"]
+    template = form(rules.texts[reason.key], how_many(params))
     if "names" in params:
         params["names"] = join_names(rules, params["names"])
     if "role" in params:

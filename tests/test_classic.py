@@ -107,10 +107,10 @@ def test_the_documented_example_gives_the_documented_output() -> None:
         "Les loups-garous ont dévoré Hal, qui était villageois.",
         "Fay, qui était Cupidon, meurt de chagrin : son amour, Hal, n'est plus.",
     ]
-    assert "La voix du capitaine Dan compte double." in out["why"]
+    assert "Dan, capitaine, a une voix qui compte double." in out["why"]
     assert out["why"][-2:] == [
-        "Tous les ennemis du village sont morts : le village gagne.",
-        "Gagnants : Cleo, Dan, Eva, Fay, Gus et Hal.",
+        "Le village n'a plus d'ennemi en vie : le village gagne.",
+        "Cleo, Dan, Eva, Fay, Gus et Hal gagnent.",
     ]
 
 

@@ -152,7 +152,7 @@ def test_the_chevalier_wounds_the_first_living_wolf_on_his_left() -> None:
     deal = {"Ana": "chevalier", "Ben": "villageois", "Cleo": "villageois", "Dan": "loup", "Eva": "villageois"}
     deal |= {"Fay": "loup", "Gus": "villageois", "Hal": "villageois"}
     out = game(deal, night(loup="Ana"))
-    assert "L'épée rouillée du chevalier Ana a blessé Dan, le premier loup-garou à sa gauche : il mourra la nuit " \
+    assert "L'épée rouillée du chevalier Ana a blessé le premier loup-garou à sa gauche, Dan, qui mourra la nuit " \
         "prochaine." in out["why"]  # fmt: skip
 
 
@@ -187,7 +187,7 @@ def test_the_angel_devoured_the_first_night_wins_alone_and_ends_the_game() -> No
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Ana"))
     assert out["camp"] == "ange" and out["winners"] == ["Ana"]
-    assert "L'ange Ana est éliminé dès le début de la partie : il gagne seul." in out["why"]
+    assert "Le village élimine l'ange, Ana, dès le début de la partie : l'ange gagne seul." in out["why"]
     # poisoned, he is not devoured: no win; after day 1's vote he is a simple villager (RULINGS 15)
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "sorciere", "Dan": "villageois", "Eva": "villageois"}
     votes = {"Ben": "Cleo", "Cleo": "Ben", "Eva": "Ben"}
@@ -208,7 +208,7 @@ def test_the_servante_taking_the_hunters_place() -> None:
         night(loup="Cleo", chasseur="Ana"),
     )
     assert out["phases"][0]["dead"] == ["Ben"]
-    assert "Cleo, la servante dévouée, prend la place de Ben : elle est désormais chasseur." in out["why"]
+    assert "Cleo, la servante dévouée, remplace Ben et devient chasseur." in out["why"]
     assert out["phases"][2]["dead"] == ["Cleo", "Ana"] and out["camp"] == "village"
     # a shot for Ben himself is refused: his card went to her
     message = error(deal, night(loup="Ben", servante=True, chasseur="Dan"))
@@ -259,7 +259,10 @@ def test_the_bear_growls_each_morning_and_the_state_says_it() -> None:
     # Montreur d'Ours: "Chaque matin, si l'un de ses voisins directs est Loup-Garou, l'ours grogne."
     deal = {"Ana": "montreur_ours", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Cleo"))
-    assert out["state"]["growl"] is True and "L'ours de Ana grogne : un de ses voisins est loup-garou." in out["why"]
+    assert (
+        out["state"]["growl"] is True
+        and "L'ours du montreur, Ana, grogne : un voisin du montreur est loup-garou." in out["why"]
+    )
     deal = {"Ana": "montreur_ours", "Ben": "villageois", "Cleo": "loup", "Dan": "villageois", "Eva": "villageois"}
     assert game(deal, night(loup="Dan"))["state"]["growl"] is False
     # his neighbour Ben devoured, the wolf Cleo is his neighbour by morning (RULINGS 11)

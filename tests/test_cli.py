@@ -37,8 +37,8 @@ def test_resolve_prints_the_documented_example() -> None:
     assert set(first["dead"]) == {"Ben", "Cleo"}
     assert set(first["winners"]) == {"Ana", "Dan", "Eva"}
     assert first["why"][:2] == [
-        "Ben et Cleo ont 2 voix chacun : égalité, ils meurent tous les deux.",
-        "Cleo était loup-garou : le village gagne, pour ceux qui sont encore en vie.",
+        "Égalité à 2 voix entre Ben et Cleo, qui meurent.",
+        "Cleo était loup-garou : le village gagne, pour qui est encore en vie.",
     ]
 
 
@@ -100,3 +100,148 @@ def test_check_accepts_the_shipped_scripts() -> None:
         run = narrator("check", str(ROOT / "scripts" / f"{game}.yaml"))
         assert run.returncode == 0, run.stderr
         assert "correct" in run.stdout
+
+
+# argparse's own English, which must never reach the user
+ENGLISH = ("usage:", "show this help", "positional arguments", "options:", "error:", "required", "invalid", "{")
+
+
+def _every_parser():
+    import argparse
+
+    from narrator.argparse_fr import in_french
+    from narrator.cli import _parser
+
+    with in_french():
+        todo = [_parser()]
+    while todo:
+        parser = todo.pop()
+        yield parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += action.choices.values()
+
+
+def test_every_argument_of_every_command_is_described() -> None:
+    import argparse
+
+    for parser in _every_parser():
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                assert all(a.help for a in action._choices_actions), parser.prog
+                continue
+            assert action.help and action.help != argparse.SUPPRESS, f"{parser.prog} {action.dest}"
+            if action.option_strings and action.nargs != 0:
+                assert action.metavar, f"{parser.prog} {action.dest}: its value has a French name"
+
+
+def test_help_is_entirely_in_french() -> None:
+    commands = [p.prog.split()[1:] for p in _every_parser()]
+    assert len(commands) > 8
+    for command in commands:
+        run = narrator(*command, "--help")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith("utilisation : narrator"), command
+        assert "afficher cette aide et quitter" in run.stdout
+        for word in ENGLISH:
+            assert word not in run.stdout, (command, word)
+    assert "roles" in narrator("--help").stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["render"], "narrator render : erreur : il manque ces arguments, obligatoires : JEU, --players, --out"),
+        (["--bogus"], "narrator : erreur : arguments inconnus : --bogus"),
+        (["demo", "--seed", "sept"], "argument --seed : attendu : un nombre entier ; trouvé : 'sept'"),
+        (["roles", "zombie"], "argument JEU : attendu : une de 'onuw', 'poudlard', 'thiercelieux' ; trouvé : 'zombie'"),
+        (["play", "poudlard", "--roles", "x", "--scenario", "y"], "argument --scenario : incompatible avec l'argument"),
+    ],
+)
+def test_command_line_mistakes_are_said_in_french(args: list[str], message: str) -> None:
+    run = narrator(*args)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("utilisation : narrator")
+    assert message in run.stderr, run.stderr
+    for word in ENGLISH:
+        assert word not in run.stderr, word
+
+
+def test_roles_lists_the_characters_of_each_game() -> None:
+    run = narrator("roles", "thiercelieux")
+    assert run.returncode == 0, run.stderr
+    assert "  sorciere : sorcière\n" in run.stdout
+    assert "  loup : loup-garou (jusqu'à 4 cartes)\n" in run.stdout
+    assert "  montreur_ours : montreur d'ours\n" in run.stdout
+    poudlard = narrator("roles", "poudlard").stdout
+    assert "  eleve : élève de Poudlard (jusqu'à 3 cartes)\n" in poudlard and "  harry : Harry Potter\n" in poudlard
+    assert "  doppelganger : Doppelgänger\n" in narrator("roles", "onuw").stdout
+
+
+def test_cards_are_accepted_with_their_accents_and_their_names() -> None:
+    from narrator.script.role_names import role_ids
+
+    assert role_ids("thiercelieux", ["sorcière", "Sœur", "montreur d'ours", "Loup-Garou", "loup_blanc"]) == [
+        "sorciere", "soeur", "montreur_ours", "loup", "loup_blanc",
+    ]  # fmt: skip
+    assert role_ids("thiercelieux", ["Loup-Garou Blanc", "petite fille", "juge bègue"]) == [
+        "loup_blanc", "petite_fille", "juge_begue",
+    ]  # fmt: skip
+    assert role_ids("poudlard", ["élève", "Élève de Poudlard", "Hermione"]) == ["eleve", "eleve", "hermione"]
+    assert role_ids("onuw", ["dragon", "Doppelgänger"]) == ["dragon", "doppelganger"]  # unknown: said as typed
+
+
+def test_render_takes_accented_card_names(tmp_path: Path) -> None:
+    out = tmp_path / "nuit.wav"
+    cards = "Mangemort,Élève,élève,Hermione,sirius,Minerva McGonagall"
+    run = narrator(
+        "render", "poudlard", "--players", "Ana,Ben,Cleo", "--roles", cards, "--no-legend", "--out", str(out)
+    )
+    assert run.returncode == 0, run.stderr
+    said = [row.split("\t")[0] for row in run.stdout.splitlines()]
+    assert "hermione_wake" in said and "minerva_wake" in said and "mangemorts_wake" in said
+    bad = narrator(
+        "render",
+        "poudlard",
+        "--players",
+        "Ana,Ben,Cleo",
+        "--roles",
+        "Mangemort,Élève,élève,dragon,a,b",
+        "--out",
+        str(out),
+    )
+    assert bad.returncode == 2 and "dragon" in bad.stderr
+
+
+@pytest.mark.parametrize("name", ["table.yaml", "demo.yaml", "listen.fr.yaml", "onuw.yaml", "thiercelieux.yaml"])
+def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
+    run = narrator("check", str(ROOT / "scripts" / name))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(f"{ROOT / 'scripts' / name} : correct (") and run.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "name,change,expected",
+    [
+        (
+            "table.yaml",
+            ("{player}, quelle", "{joueur}, quelle"),
+            ":24:11: ask_card: {joueur} inconnu ; attendu : {player}",
+        ),
+        (
+            "demo.yaml",
+            ("scenario: premiere_annee", "scenario: zzz"),
+            ":4:11: scenario: attendu : un scénario de poudlard",
+        ),
+        ("listen.fr.yaml", ("\nfillers:", "\nfilers:"), ": filers: clé inconnue"),
+    ],
+)
+def test_check_reports_a_broken_file_with_its_own_schema(tmp_path: Path, name, change, expected) -> None:
+    text = (ROOT / "scripts" / name).read_text(encoding="utf-8")
+    assert change[0] in text
+    broken = tmp_path / name
+    broken.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
+    run = narrator("check", str(broken))
+    assert run.returncode == 2
+    assert expected in run.stderr, run.stderr
+    assert len(run.stderr.splitlines()) <= 2, run.stderr  # not a flood of another file's schema

@@ -614,9 +614,11 @@ def test_a_role_id_that_is_no_text_was_a_type_error() -> None:
 
 
 def test_broken_braces_in_a_text_were_a_value_error() -> None:
-    found = yaml_problems(poudlard(r'^(\s+two: ")\{names\}', r"\1{names"), load_script, POUDLARD)
+    found = yaml_problems(
+        poudlard(r'^(\s+one: "Égalité à une voix entre )\{names\}', r"\1{names"), load_script, POUDLARD
+    )
     assert found == [
-        "scripts/poudlard.yaml:125:10: texts.tie.two: accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
+        "scripts/poudlard.yaml:125:10: texts.tie.one: accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
     ]
 
 
@@ -629,10 +631,10 @@ def test_templates_that_load_but_fail_when_filled_are_refused() -> None:
     assert found == [
         "scripts/poudlard.yaml:127:11: texts.spared: {name:%} : ni « ! » ni « : » dans un {…} ; attendu {name}"
     ]
-    # two/many where no {names} decides between them: explain.say raised KeyError
+    # one/two/many where no {names} nor {count} decides between them: explain.say raised KeyError
     found = yaml_problems(poudlard(r"^  no_votes: .*$", "  no_votes: {two: a, many: b}"), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:121:13: texts.no_votes: attendu : un texte (two/many ne vont qu'avec {names})"
+        "scripts/poudlard.yaml:121:13: texts.no_votes: attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})"
     ]
     table = shipped_text("scripts/table.yaml").replace("Il reste {time}.", "Il reste {time!r}.", 1)
     assert yaml_problems(table, parse_prompts, "scripts/table.yaml") == [

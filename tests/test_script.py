@@ -71,11 +71,11 @@ def test_wrong_types_missing_keys_and_duplicates() -> None:
 
 def test_cross_checks_templates_and_together() -> None:
     text = POUDLARD.replace("[fred, george]", "[fred, weasley]").replace(
-        'winners: "Gagnants : {names}."', 'winners: "Gagnants : {nom}."'
+        'winners: {one: "{names} gagne."', 'winners: {one: "{nom} gagne."'
     )
     found = problems(text)
     assert any("together.0.1: personnage inconnu « weasley »" in p for p in found)
-    assert any("texts.winners: {nom} inconnu ; attendu : names" in p for p in found)
+    assert any("texts.winners.one: {nom} inconnu ; attendu : names" in p for p in found)
 
 
 @pytest.mark.parametrize("text", ["", "- a\n- b\n", "roles: {}\n", "\x00\x01", "a: [\n", "a: *nope\n"])

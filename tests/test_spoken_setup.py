@@ -58,7 +58,7 @@ def test_the_setup_asks_everything_and_takes_corrections() -> None:
     said = [text for _, _, text in speaker.heard]
     assert any(line.startswith("Thiercelieux se prépare à l'écran, par l'opérateur") for line in said)
     assert "Il faut entre 3 et 13 joueurs." in said
-    assert "Il y a déjà un joueur nommé Ana. Choisis un autre nom." in said
+    assert "Le nom Ana est déjà pris. Choisis un autre nom." in said
     assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : Mangemort, Mangemort")
 
 

@@ -103,6 +103,17 @@ RECORD = {
 }
 
 
+HEADER = {
+    "family": "classic",
+    "game": "thiercelieux",
+    "script": "",
+    "players": PLAYERS,
+    "deal": DEAL,
+    "options": {"captain": True},
+    "voice": "fr",
+}
+
+
 def classic_table(operator_answers, voices, journal: Journal | None = None, captain: bool = True):
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
@@ -148,13 +159,13 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
         "Les loups-garous ont dévoré Eva, qui était chasseur.",
         "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou.",
         "Le village élit Dan capitaine.",
-        "Le capitaine Dan départage les ex-æquo et désigne Cleo.",
+        "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
         "Au matin, personne n'est mort.",
         "Le village élimine Ana, qui était loup-garou.",
-        "Tous les ennemis du village sont morts : le village gagne.",
+        "Le village n'a plus d'ennemi en vie : le village gagne.",
     ):
         assert sentence in lines
-    assert lines[-1] == "Gagnants : Cleo, Dan, Eva, Fay et Gus."
+    assert lines[-1] == "Cleo, Dan, Eva, Fay et Gus gagnent."
     # 002, "Mise en place" C and step 4: the night's first and morning words, verbatim
     assert lines[0] == "C'est la nuit, tout le village s'endort, les joueurs ferment les yeux."
     assert "c'est le matin, le village se réveille, tout le monde se réveille et ouvre les yeux…" in lines
@@ -232,19 +243,19 @@ def test_a_game_cut_short_resumes_from_its_journal(tmp_path: Path, cut: str) -> 
     Cut after a ballot (kept, the vote goes on), after the confirmed tie-break, in the second day."""
     at = VOICES.index(cut) + (2 if cut == "cleo" else 1)
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(HEADER, path)
     session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
     with pytest.raises(EOFError):
         session.run()
     journal.close()
     used = len(operator.asked) - 1 if cut == "ana vote contre dan" else len(operator.asked)
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker, _ = classic_table(NIGHTS[used:], VOICES[at:], journal)
     ending = resumed.run(events)
     journal.close()
     assert ending.record == RECORD
-    assert said(speaker)[-1] == "Gagnants : Cleo, Dan, Eva, Fay et Gus."
+    assert said(speaker)[-1] == "Cleo, Dan, Eva, Fay et Gus gagnent."
 
 
 def test_without_captain_a_tie_is_voted_again() -> None:
@@ -315,7 +326,7 @@ def test_narrator_play_thiercelieux_from_the_command_line(tmp_path: Path) -> Non
     screen = [line for line in run.stdout.splitlines() if line.startswith("[opérateur]")]
     assert any("La voyante regarde la carte de son choix : Ana est loup-garou." in line for line in screen)
     assert not any("Ana est loup-garou" in line for line in spoken)
-    assert spoken[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+    assert spoken[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
     # the game is written as a record, and narrator resolve plays it to the same end
     record = journal.with_suffix(".record.yaml")
     assert str(record) in run.stderr
@@ -336,7 +347,7 @@ def test_a_classic_game_stopped_midway_is_resumed(tmp_path: Path) -> None:
     # the night is not asked again: the operator has nothing more to type
     run = play(tmp_path, CLI_VOICES[3:] + ["oui"], "", "resume", str(journal))
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+    assert run.stdout.splitlines()[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
 
 
 @pytest.mark.parametrize(
@@ -537,13 +548,13 @@ def test_one_keyboard_for_the_operator_and_the_table(tmp_path: Path) -> None:
         env={**os.environ, "NARRATOR_STATE_DIR": str(tmp_path)},
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1].endswith("Gagnants : Ben, Cleo, Dan et Eva.")
+    assert run.stdout.splitlines()[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
     assert "Votre réponse ()" not in run.stdout + run.stderr  # the operator is prompted by his own screen
 
 
 def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) -> None:
     path = tmp_path / "partie.jsonl"
-    journal = Journal.create({"game": "thiercelieux"}, path)
+    journal = Journal.create(HEADER, path)
     at = VOICES.index("on vote")  # cut in day 1's debate, before « on vote »
     session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
     with pytest.raises(EOFError):
@@ -551,7 +562,7 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     journal.append({"type": "tick", "phase": "debate", "left": 42.0})  # the heartbeat's last beat
     journal.close()
     _, events, _ = read_journal(path)
-    journal = Journal(path)
+    journal, _ = Journal.resume(path)
     resumed, speaker, _ = classic_table(NIGHTS[len(operator.asked) :], VOICES[at:], journal)
     ending = resumed.run(events)
     journal.close()
@@ -698,7 +709,7 @@ def test_the_classic_demo_plays_a_whole_game_without_a_sound_card(tmp_path: Path
     assert any(
         line.endswith("Dites-moi les votes, un par un, par exemple « Alice vote contre Bruno ».") for line in lines
     )
-    assert any("Gagnants : " in line for line in lines)
+    assert any(line.endswith((" gagne.", " gagnent.")) for line in lines)
     assert lines[-1].endswith("le même résultat que « narrator resolve ».")
     pcm, rate = read_wav(tmp_path / "d.wav")
     assert len(pcm) / rate > 60

@@ -13,8 +13,6 @@ from typing import Any, TextIO
 from .ear import Heard, ListenError
 from .vosk_ear import BLOCK_S, decode, new_recognizer
 
-EXAMPLES = 6  # phrases shown in the keyboard prompt
-
 
 class WavEar:
     """Decodes one WAV file per `listen` with vosk, as the microphone ear would (tests, demos)."""
@@ -51,22 +49,31 @@ def read_pcm(path: str | Path) -> tuple[bytes, int]:
 
 
 class KeyboardEar:
-    """Reads one answer a line from a text stream (stdin by default); an empty line is silence."""
+    """Reads one answer a line from a text stream (stdin by default); an empty line is silence.
+
+    Its prompt is short, for a person and a screen reader: what to type for this question (given
+    by `expect`), never the recognizer's whole vocabulary.
+    """
 
     def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
         self.stream = stream if stream is not None else sys.stdin
         self.out = out if out is not None else sys.stderr
         self._lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()  # None: end of input
         self._reader: threading.Thread | None = None
-        self._prompted: tuple[str, ...] | None = None
+        self._hint = ""
+        self._prompted: str | None = None
+
+    def expect(self, hint: str) -> None:
+        """What the next answer is, in a few words (« Le nombre de joueurs, de 3 à 13 »)."""
+        self._hint = hint
 
     def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:
         """The next line typed within `timeout_s`; EOFError at the end of input."""
         self._start()
-        if tuple(phrases) != self._prompted:  # not again after a mere timeout on the same question
-            examples = ", ".join(list(phrases)[:EXAMPLES]) + (", …" if len(phrases) > EXAMPLES else "")
-            print(f"Votre réponse ({examples}) > ", end="", file=self.out, flush=True)
-            self._prompted = tuple(phrases)
+        prompt = f"{self._hint} > " if self._hint else "> "
+        if prompt != self._prompted:  # not again after a mere timeout on the same question
+            print(prompt, end="", file=self.out, flush=True)
+            self._prompted = prompt
         try:
             line = self._lines.get(timeout=timeout_s)
         except queue.Empty:

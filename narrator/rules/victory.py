@@ -31,6 +31,8 @@ def decide(
         elif options.tanner_blocks_wolves and any(role[p].team is Team.TANNER for p in dead):
             wolves_win = False
             verdict = Reason("tanner_blocks_wolves")
+        elif any(role[p].team is Team.WOLVES and not role[p].wolf for p in players):
+            verdict = Reason("wolves_and_traitor_win")  # the traitor is named only when one plays
         else:
             verdict = Reason("wolves_win")
     else:

@@ -31,11 +31,30 @@ Step = Line | Wait
 
 
 @dataclass(frozen=True, slots=True)
+class Only:
+    """A line of a call said only when one of `roles` is in play (the Doppelgänger's « réveille-toi aussi »)."""
+
+    roles: tuple[str, ...]
+    line: Line
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """The lines of one night call, read only when one of `roles` is in play."""
 
     roles: tuple[str, ...]
-    steps: tuple[Step, ...]
+    steps: tuple[Step | Only, ...]
+
+    def steps_for(self, present: set[str]) -> list[Step]:
+        """The call's lines, without those about characters not in play."""
+        out: list[Step] = []
+        for step in self.steps:
+            if isinstance(step, Only):
+                if present.intersection(step.roles):
+                    out.append(step.line)
+            else:
+                out.append(step)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +114,7 @@ class Announcements:
         for step in self.night:
             if isinstance(step, Call):
                 if present.intersection(step.roles):
-                    out.append(list(step.steps))
+                    out.append(step.steps_for(present))
             else:
                 out.append([step])
         return out
@@ -126,7 +145,7 @@ def parse_announcements(data: Mapping) -> Announcements:
         setup=tuple(item["legend"] if "legend" in item else _step(item) for item in data["setup"]),
         legend=entries,
         night=tuple(
-            Call(tuple(item["call"]), tuple(_step(s) for s in item["lines"])) if "call" in item else _step(item)
+            Call(tuple(item["call"]), tuple(_call_step(s) for s in item["lines"])) if "call" in item else _step(item)
             for item in data["night"]
         ),
         minutes=day["discussion"]["minutes"],
@@ -141,6 +160,11 @@ def parse_announcements(data: Mapping) -> Announcements:
         scenario_titles={name: scenario["title"] for name, scenario in data.get("scenarios", {}).items()},
         title=data["title"],
     )
+
+
+def _call_step(item: Mapping) -> Step | Only:
+    step = _step(item)
+    return Only(tuple(item["only"]), step) if "only" in item and isinstance(step, Line) else step
 
 
 def _step(item: Mapping) -> Step:

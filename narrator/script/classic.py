@@ -31,6 +31,7 @@ from narrator.script.classic_narration import (
     narration_problems,
 )
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.plural import COUNTED, TEMPLATE, form, how_many, variants
 from narrator.script.schema import schema_problems
 
 GAME = "thiercelieux"
@@ -150,7 +151,7 @@ SCHEMA: dict[str, Any] = {
         },
         "texts": {
             "type": "object",
-            "properties": {key: _TEXT for key in PLACEHOLDERS},
+            "properties": {key: TEMPLATE for key in PLACEHOLDERS},
             "required": list(PLACEHOLDERS),
             "additionalProperties": False,
         },
@@ -259,15 +260,21 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(doc.problem(("roles", rid, "wake"), f"attendu : un réveil avant {other_id} "
                                        f"({wakes[other][1]}) ; trouvé : {wake}"))  # fmt: skip
     for key, allowed in PLACEHOLDERS.items():
-        text = data["texts"][key]
-        try:
-            used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-        except ValueError:
-            out.append(doc.problem(("texts", key), "accolade { ou } seule : écrire {{ ou }} pour une accolade"))
-            continue
-        hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
-        for name in sorted(used - allowed):
-            out.append(doc.problem(("texts", key), f"{{{name}}} inconnu ; attendu : {hint}"))
+        template = data["texts"][key]
+        if isinstance(template, dict) and not allowed.intersection(COUNTED):
+            out.append(
+                doc.problem(("texts", key), "attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})")
+            )
+        for variant, text in variants(template):
+            where = ("texts", key) + ((variant,) if variant else ())
+            try:
+                used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+            except ValueError:
+                out.append(doc.problem(where, "accolade { ou } seule : écrire {{ ou }} pour une accolade"))
+                continue
+            hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
+            for name in sorted(used - allowed):
+                out.append(doc.problem(where, f"{{{name}}} inconnu ; attendu : {hint}"))
     return out
 
 
@@ -297,11 +304,12 @@ def join_names(rules: Rules, names: list[str]) -> str:
 def say(rules: Rules, reason: Reason) -> str:
     """One of the engine's reasons as a French sentence."""
     params = dict(reason.params)
+    template = form(cast(str | dict, rules.texts[reason.key]), how_many(params))
     if "names" in params:
         params["names"] = join_names(rules, list(cast(list, params["names"])))
     if "role" in params:
         params["role"] = rules.roles[str(params["role"])].name
-    return str(rules.texts[reason.key]).format(**params)
+    return template.format(**params)
 
 
 __all__ = ["GAME", "SCHEMA", "YamlError", "load_classic", "load_classic_script", "say"]

@@ -14,6 +14,7 @@ from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Rul
 from narrator.rules.record import check_setup
 from narrator.script.announce import Announcements, parse_announcements
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.plural import COUNTED
 from narrator.script.schema import schema_problems
 
 ONE_NIGHT_GAMES = ("onuw", "poudlard")
@@ -95,13 +96,19 @@ def _cross_checks(doc: Marked) -> list[Problem]:
             out.append(doc.problem(at + ("lone_peek",), "lone_peek ne va qu'avec power: recognize"))
         if "group" in role and power != Power.RECOGNIZE.value:
             out.append(doc.problem(at + ("group",), "group ne va qu'avec power: recognize"))
+    traitor = next((rid for rid, r in roles.items() if r.get("team") == "loups" and not r.get("wolf")), None)
+    if traitor and "wolves_and_traitor_win" not in data["texts"]:
+        why = f"clé manquante « wolves_and_traitor_win » : le verdict quand « {traitor} » gagne avec les loups"
+        out.append(doc.problem(("texts",), why))
     for i, group in enumerate(data.get("together", [])):
         for j, rid in enumerate(group):
             if rid not in roles:
                 out.append(doc.problem(("together", i, j), f"personnage inconnu « {rid} »"))
     for key, template in data["texts"].items():
-        if isinstance(template, dict) and "names" not in _PLACEHOLDERS.get(key, set()):
-            out.append(doc.problem(("texts", key), "attendu : un texte (two/many ne vont qu'avec {names})"))
+        if isinstance(template, dict) and not _PLACEHOLDERS.get(key, set()).intersection(COUNTED):
+            out.append(
+                doc.problem(("texts", key), "attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})")
+            )
     for key, allowed in _PLACEHOLDERS.items():
         template = data["texts"][key]
         variants: list[tuple[str | None, str]] = (
@@ -139,7 +146,11 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
                 if rid not in roles:
                     out.append(doc.problem(("night", i, "call", j), f"personnage inconnu « {rid} »"))
                 called.add(rid)
-            lines += [(("night", i, "lines", j), line, set()) for j, line in enumerate(item["lines"])]
+            for j, line in enumerate(item["lines"]):
+                lines.append((("night", i, "lines", j), line, set()))
+                for k, rid in enumerate(line.get("only", [])):
+                    if rid not in roles:
+                        out.append(doc.problem(("night", i, "lines", j, "only", k), f"personnage inconnu « {rid} »"))
         else:
             lines.append((("night", i), item, set()))
     for rid, role in roles.items():

@@ -10,6 +10,7 @@ from narrator.resources import data_dir
 from narrator.script.announce import Line
 from narrator.script.game import placeholders
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
 
 # key -> the placeholders its template may use
@@ -74,19 +75,23 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "longer_waits": set(),
     "setting_limit": set(),
     "help": set(),
-}
-_TEXT = {"type": "string", "minLength": 1}
-_PLURAL = {
-    "type": "object",
-    "properties": {"one": _TEXT, "many": _TEXT},
-    "required": ["one", "many"],
-    "additionalProperties": False,
+    # what to type, shown to a keyboard (narrator/table/conversation.py): for a phase, or a question
+    "typed_any": set(),
+    "typed_yes_no": set(),
+    "typed_game": set(),
+    "typed_number": set(),
+    "typed_count": {"low", "high"},
+    "typed_name": set(),
+    "typed_character": set(),
+    "typed_vote": set(),
+    "typed_reveal": set(),
+    "typed_choose": set(),
+    "typed_ask_votes": set(),
+    "typed_ask_card": set(),
 }
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {
-        key: ({"oneOf": [_TEXT, _PLURAL]} if key in ("minutes", "seconds") else _TEXT) for key in PLACEHOLDERS
-    },
+    "properties": {key: TEMPLATE for key in PLACEHOLDERS},  # a text, or its forms by number
     "required": list(PLACEHOLDERS),
     "additionalProperties": False,
 }
@@ -103,7 +108,8 @@ class Prompts:
         return Line(key + ("*" if params else ""), self.text(key, **params))
 
     def text(self, key: str, **params: object) -> str:
-        return str(self.texts[key]).format(**params)
+        """The template filled; in the form of its number when it has forms (« 1 carte », « 2 cartes »)."""
+        return form(self.texts[key], how_many(params)).format(**params)
 
     def join(self, parts: list[str]) -> str:
         """ "a", "a et b", "a, b et c"."""
@@ -121,9 +127,7 @@ class Prompts:
         return self.join(parts)
 
     def _plural(self, key: str, n: int) -> str:
-        forms = self.texts[key]  # {one, many}, or one template for both (the schema allows it)
-        template = forms if isinstance(forms, str) else forms["one" if n == 1 else "many"]
-        return str(template).format(n=n)
+        return self.text(key, n=n)
 
 
 @cache

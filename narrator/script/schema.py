@@ -10,25 +10,19 @@ import jsonschema
 
 from narrator.rules.model import CopyTiming, DayPower, Power, Team, Victory
 from narrator.script.marks import Marked, Problem
+from narrator.script.plural import TEMPLATE
 
 _TEXT = {"type": "string", "minLength": 1}
-_TEMPLATE = {
-    "oneOf": [
-        _TEXT,
-        {
-            "type": "object",
-            "properties": {"two": _TEXT, "many": _TEXT},
-            "required": ["two", "many"],
-            "additionalProperties": False,
-        },
-    ]
-}
+_TEMPLATE = TEMPLATE
 TEXT_KEYS = (
     "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag",
     "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
     "no_wolf_traitor_dead", "no_wolf_traitor_alive", "no_wolf_nobody_dead", "no_wolf_someone_dead",
     "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
 )  # fmt: skip
+# said only when a character of the wolves' team who is no wolf (the traitor) plays: a game
+# without one needs no such line
+OPTIONAL_TEXT_KEYS = ("wolves_and_traitor_win",)
 
 ROLE: dict[str, Any] = {
     "type": "object",
@@ -77,7 +71,7 @@ GAME: dict[str, Any] = {
         },
         "texts": {
             "type": "object",
-            "properties": {key: _TEMPLATE for key in TEXT_KEYS},
+            "properties": {key: _TEMPLATE for key in TEXT_KEYS + OPTIONAL_TEXT_KEYS},
             "required": list(TEXT_KEYS),
             "additionalProperties": False,
         },
@@ -98,11 +92,17 @@ _WAIT = {
     "required": ["wait"],
     "additionalProperties": False,
 }
+_ONLY_LINE: dict[str, Any] = {  # a call's line said only when one of `only` is in play
+    "type": "object",
+    "properties": {**_LINE["properties"], "only": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+    "required": ["id", "say", "only"],
+    "additionalProperties": False,
+}
 _CALL = {
     "type": "object",
     "properties": {
         "call": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        "lines": {"type": "array", "items": {"oneOf": [_LINE, _WAIT]}, "minItems": 1},
+        "lines": {"type": "array", "items": {"oneOf": [_LINE, _ONLY_LINE, _WAIT]}, "minItems": 1},
     },
     "required": ["call", "lines"],
     "additionalProperties": False,

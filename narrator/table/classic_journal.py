@@ -4,39 +4,39 @@ the time a debate had left, and each answer put where a game record holds it (pu
 from __future__ import annotations
 
 from narrator.rules.classic.record import hold as held_by_record
+from narrator.table import events as ev
 
 
 def inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
     """The journaled answers, and the ballots said since the last one (a vote not yet confirmed), less
     what « annule » took back: each undo takes the latest ballot left, else the latest answer."""
     answers: list[dict] = []
-    ballots: list[dict] = []
-    for event in events:
-        kind = event["type"]
-        if kind == "answer":
-            answers.append(event)
+    ballots: list[ev.VoteInput] = []
+    for raw in events:
+        event = ev.check(raw)
+        if isinstance(event, ev.Answer):
+            answers.append(raw)
             ballots = []
-        elif kind == "vote_input":
+        elif isinstance(event, ev.VoteInput) and event.voter is not None:
             ballots.append(event)
-        elif kind == "votes_again":
+        elif isinstance(event, ev.VotesAgain):
             ballots = []
-        elif kind == "undo" and ballots:
+        elif isinstance(event, ev.Undo) and ballots:
             ballots.pop()
-        elif kind == "undo" and answers:
+        elif isinstance(event, ev.Undo) and answers:
             answers.pop()
-    return answers, {b["voter"]: b["target"] for b in ballots}
+    return answers, {b.voter: b.target for b in ballots if b.voter is not None}
 
 
 def debate_left(events: list[dict]) -> float | None:
     """The time a debate cut short had left (its last heartbeat, plus « encore une minute »), if one was."""
     left = None
-    for event in events:
-        kind = event["type"]
-        if kind == "tick" and event.get("phase") == "debate":
-            left = float(event["left"])
-        elif kind == "more_time" and left is not None:
-            left += event["seconds"]
-        elif kind in ("debate_over", "answer"):
+    for event in map(ev.check, events):
+        if isinstance(event, ev.Tick) and event.left is not None:
+            left = float(event.left)
+        elif isinstance(event, ev.MoreTime) and left is not None:
+            left += event.seconds
+        elif isinstance(event, (ev.DebateOver, ev.Answer)):
             left = None
     return left
 

@@ -65,10 +65,11 @@ def start_classic(
     if minutes is not None and not 1 <= minutes <= 60:
         raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
     header = {
+        "family": "classic",
         "game": GAME,
         "script": script_version(GAME),
         "players": list(record.players),
-        "roles": list(record.roles),
+        "deal": list(record.roles),
         "options": asdict(record.options),
         "extra": list(record.extra),
         "groups": dict(zip(record.players, record.groups)),
@@ -84,24 +85,19 @@ def start_classic(
     return run_classic(record, minutes, options, journal)
 
 
-def resume_classic(path: Path, header: dict, events: list[dict], options: Options) -> int:
+def resume_classic(journal: Journal, header: dict, events: list[dict], options: Options) -> int:
     """A classic game the journal says did not end: its answers replayed, then on from there."""
     try:
-        minutes = header["minutes"]
         record = check_deal(
-            list(header["players"]),
-            list(header["roles"]),
-            dict(header["options"]),
-            list(header.get("extra") or []),
-            dict(header.get("groups") or {}),
+            list(header["players"]), list(header["deal"]), dict(header["options"]), header["extra"], header["groups"]
         )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SetupError(f"{path} : en-tête de journal incomplet ou faux ({exc})") from None
+    except SetupError as exc:
+        raise SetupError(f"{journal.path} : en-tête de journal refusé : {exc}") from None
     if header.get("script") != script_version(GAME):
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     options.voice = header.get("voice", options.voice)
-    print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return run_classic(record, minutes, options, Journal(path), events)
+    print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
+    return run_classic(record, header["minutes"], options, journal, events)
 
 
 def run_classic(
@@ -144,7 +140,7 @@ def run_classic(
         options=record.options,
         extra=record.extra,
         groups=record.groups,
-        operator=KeyboardOperator(read_line),
+        operator=KeyboardOperator(read_line, seats=record.players),  # a player's number: his seat
         minutes=minutes,
     )
 

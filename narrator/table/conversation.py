@@ -37,13 +37,23 @@ class Conversation:
     listen_s: float = 8.0
     keyboard: object = None  # an ear to offer after three misunderstandings, if any
 
-    def ask(self, phase: str, accept: Callable[[list[Command]], T | None], prefix: str | None = None) -> T:
-        """Listen until `accept` takes an answer; after a silence, a miss or a refused answer, the question again."""
+    def ask(
+        self,
+        phase: str,
+        accept: Callable[[list[Command]], T | None],
+        prefix: str | None = None,
+        hint: str | None = None,
+    ) -> T:
+        """Listen until `accept` takes an answer; after a silence, a miss or a refused answer, the question again.
+
+        `hint`: what to type, for a keyboard (« Le nombre de joueurs, de 3 à 13 »); by default the
+        question's or the phase's `typed_…` line of the prompts.
+        """
         failures = 0
         ear = self.ear
         try:
             while True:
-                commands = self.ask_once(phase, prefix)
+                commands = self.ask_once(phase, prefix, hint)
                 if commands == []:
                     continue  # only controls (« répète » already said the question again)
                 if commands is not None:
@@ -59,11 +69,11 @@ class Conversation:
         finally:
             self.ear = ear
 
-    def ask_once(self, phase: str, prefix: str | None = None) -> list[Command] | None:
+    def ask_once(self, phase: str, prefix: str | None = None, hint: str | None = None) -> list[Command] | None:
         """One turn: None when the question must be asked again (silence, not understood); else the commands
         heard, controls already handled ([] when there were only controls)."""
         self.voice.earcon("listen")  # the table knows when it may speak
-        commands = self.hear(phase, self.listen_s, prefix)
+        commands = self.hear(phase, self.listen_s, prefix, hint)
         if not commands:
             return None
         self.voice.earcon("understood")
@@ -75,8 +85,13 @@ class Conversation:
                 kept.append(command)
         return kept
 
-    def hear(self, phase: str, timeout: float, prefix: str | None = None) -> list[Command] | None:
+    def hear(
+        self, phase: str, timeout: float, prefix: str | None = None, hint: str | None = None
+    ) -> list[Command] | None:
         """Listen once: None on silence (the clock then stands at the end of the turn)."""
+        expect = getattr(self.ear, "expect", None)  # a keyboard shows what to type; a microphone has no use for it
+        if expect is not None:
+            expect(hint or self.typed(phase))
         start = self.clock.now()
         phrases, timeout = self.phrases(phase), max(timeout, 0.0)
 
@@ -103,7 +118,16 @@ class Conversation:
     def confirm(self, question: Line) -> bool:
         """Read back and ask « oui » or « non »."""
         self.voice.ask(question)
-        return self.ask("any", yes_or_no)
+        return self.ask("any", yes_or_no, hint=self.prompts.text("typed_yes_no"))
+
+    def typed(self, phase: str) -> str:
+        """What to type now, in a few words: for the last question asked if it has its own, else for the phase."""
+        for item in reversed(self.voice.last):
+            key = "typed_" + str(getattr(item, "line_id", "")).rstrip("*")
+            if key in self.prompts.texts:
+                return self.prompts.text(key)
+        key = f"typed_{phase}"
+        return self.prompts.text(key if key in self.prompts.texts else "typed_any")
 
 
 def yes_or_no(commands: list[Command]) -> bool | None:

@@ -11,11 +11,9 @@ from pathlib import Path
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir
 from narrator.script.announce import Line
-from narrator.script.game import load_shipped
-from narrator.table.announcer import plan
-from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished, read_journal
+from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished
 from narrator.table.settings import load_settings, save_settings
-from narrator.table.setup import SetupError, Table
+from narrator.table.setup import SetupError, Table, build_table
 from narrator.table.voice import Voice, load_earcons
 from narrator.voice import Profile, Renderer, VoiceError, find_profile, load_profile
 
@@ -29,6 +27,7 @@ class Options:
     model: str | None = None
     wav: str | None = None
     no_wait: bool = False
+    append_wav: bool = False  # a resumed game goes on in the narration WAV already written
 
 
 def profile_of(voice: str) -> Profile:
@@ -64,10 +63,11 @@ def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
 def start(table: Table, options: Options, journal_path: str | None = None, io: Io | None = None) -> int:
     """A new game: its journal first, then the session."""
     header = {
+        "family": "onenight",
         "game": table.script.rules.game,
         "script": script_version(table.script.rules.game),
         "players": table.players,
-        "roles": table.roles,
+        "cards": table.roles,
         "minutes": table.narration.minutes,
         "legend": table.legend,
         "voice": options.voice,
@@ -76,39 +76,52 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)
     except JournalError as exc:
+        if io is not None:
+            io.close()
         raise SetupError(str(exc)) from None
     print(f"Journal de la partie : {journal.path}", file=sys.stderr)
     return run(table, options, journal, io=io)
 
 
-def resume(journal_path: str | None, options: Options) -> int:
-    """A game the journal says did not end, from where it stopped."""
-    path = Path(journal_path) if journal_path else last_unfinished()
-    if path is None:
-        raise SetupError("aucune partie inachevée à reprendre")
+def resume(journal_path: str | None, options: Options, before_line: int | None = None) -> int:
+    """A game the journal says did not end, from where it stopped (a « stop » included)."""
     try:
-        header, events, warnings = read_journal(path)
+        path = Path(journal_path) if journal_path else last_unfinished()
+        if path is None:
+            raise SetupError("aucune partie inachevée à reprendre")
+        journal, reading = Journal.resume(path, before_line)
     except JournalError as exc:
         raise SetupError(str(exc)) from None
-    for warning in warnings:
+    for warning in reading.warnings:
         print(f"Attention : {warning}", file=sys.stderr)
-    if finished(events):
-        raise SetupError(f"{path} : cette partie est déjà terminée")
-    if header.get("game") == "thiercelieux":
-        from narrator.table.classic_live import resume_classic
-
-        return resume_classic(path, header, events, options)
+    header, events = reading.header, reading.events
+    options.append_wav = True  # the narration WAV goes on after what the game already said
     try:
-        script = load_shipped(header["game"])
-        players, roles, legend = list(header["players"]), list(header["roles"]), bool(header["legend"])
-        narration = plan(script.announce, roles, int(header["minutes"]), legend=legend)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SetupError(f"{path} : en-tête de journal incomplet ou faux ({exc})") from None
-    if header.get("script") != script_version(script.rules.game):
+        if finished(events):
+            raise SetupError(f"{path} : cette partie est déjà terminée")
+        if header["family"] == "classic":
+            from narrator.table.classic_live import resume_classic
+
+            return resume_classic(journal, header, events, options)
+        try:
+            table = build_table(
+                header["game"],
+                list(header["players"]),
+                list(header["cards"]),
+                None,
+                header["minutes"],
+                legend=header["legend"],
+            )
+        except SetupError as exc:
+            raise SetupError(f"{path} : en-tête de journal refusé : {exc}") from None
+    except BaseException:
+        journal.close_quietly()
+        raise
+    if header.get("script") != script_version(table.script.rules.game):
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     options.voice = header.get("voice", options.voice)
     print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return run(Table(script, players, roles, narration, legend), options, Journal(path), events)
+    return run(table, options, journal, events)
 
 
 def script_version(game: str) -> str:
@@ -133,18 +146,18 @@ class Io:
 def open_io(options: Options, players: list[str] | None = None) -> Io:
     """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
     from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.speakers import Tee, table_speaker
+    from narrator.table.speakers import FALLBACK_WAV, Tee, table_speaker
     from narrator.voice import ConsoleSpeaker, WavSpeaker
 
     ear = make_ear(options, players)
     try:
         if options.no_wait:
-            speaker = Tee(WavSpeaker(options.wav or "narrateur.wav"), ConsoleSpeaker())
+            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav), ConsoleSpeaker())
         else:
-            speaker = table_speaker(options.wav)
+            speaker = table_speaker(options.wav, append=options.append_wav)
     except OSError as exc:
         ear.close()
-        raise SetupError(f"{options.wav} : écriture impossible ({exc.strerror})") from None
+        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror})") from None
     return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TextIO
 
 import yaml
@@ -44,11 +44,18 @@ class Operator(Protocol):
 
 
 class KeyboardOperator:
-    """Asks on a text screen and reads typed lines; `read_line` raises EOFError when input ends."""
+    """Asks on a text screen and reads typed lines; `read_line` raises EOFError when input ends.
 
-    def __init__(self, read_line: Callable[[], str] | None = None, out: TextIO | None = None) -> None:
+    `seats`: the players in seat order. A player then has the same number in every list of the
+    game (his seat), whichever players a question offers, so « 3 » always means the same person.
+    """
+
+    def __init__(
+        self, read_line: Callable[[], str] | None = None, out: TextIO | None = None, seats: Sequence[str] = ()
+    ) -> None:
         self.read_line = read_line or _stdin_line
         self.out = out if out is not None else sys.stdout
+        self.seats = tuple(seats)
         self.hinted = False
 
     def show(self, text: str) -> None:
@@ -118,14 +125,14 @@ class KeyboardOperator:
                     return None
                 self.show("Une réponse est obligatoire.")
                 continue
-            return pick(text, choices)
+            return pick(text, choices, self.seats)
 
     def _players(self, ask: Ask) -> list[str]:
         self._list(ask.choices)
         many = f"{ask.count} joueurs" if ask.count is not None else "des joueurs (Entrée : aucun)"
         text = self._line(f"{ask.expected} : {many}, numéros ou noms séparés par des virgules > ")
         words = [w for w in re.split(r"[,;]" if re.search(r"[,;]", text) else r"\s+", text) if w.strip()]
-        return [pick(w.strip(), ask.choices) for w in words]
+        return [pick(w.strip(), ask.choices, self.seats) for w in words]
 
     def _option(self, ask: Ask) -> object:
         self.show("Choix : " + ", ".join(f"{i} {label}" for i, (_, label) in enumerate(ask.options, 1)) + ".")
@@ -139,7 +146,7 @@ class KeyboardOperator:
             self.show(f"Un numéro de 1 à {len(ask.options)}.")
 
     def _list(self, choices: tuple[str, ...]) -> None:
-        self.show("Choix : " + ", ".join(f"{i} {name}" for i, name in enumerate(choices, 1)) + ".")
+        self.show("Choix : " + ", ".join(f"{i} {name}" for i, name in numbered(choices, self.seats)) + ".")
 
     def _yes(self, question: str) -> bool:
         while True:
@@ -158,10 +165,21 @@ class KeyboardOperator:
         return text
 
 
-def pick(text: str, choices: tuple[str, ...]) -> str:
+def numbered(choices: tuple[str, ...], seats: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+    """Each choice with its number: its seat when every choice is a seated player, else its rank."""
+    if seats and all(c in seats for c in choices):
+        return [(seats.index(c) + 1, c) for c in choices]
+    return list(enumerate(choices, 1))
+
+
+def pick(text: str, choices: tuple[str, ...], seats: tuple[str, ...] = ()) -> str:
     """A typed number or name as the player it means; else the text as typed (the check refuses it)."""
-    if text.isdigit() and 1 <= int(text) <= len(choices):
-        return choices[int(text) - 1]
+    if text.isdigit():
+        by_number = dict(numbered(choices, seats))
+        if int(text) in by_number:
+            return by_number[int(text)]
+        if seats and 1 <= int(text) <= len(seats):
+            return seats[int(text) - 1]  # a player this question does not offer: the check says why
     folded = _fold(text)
     same = [c for c in choices if _fold(c) == folded]
     return same[0] if same else text

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from narrator.listen.commands import Command
 from narrator.rules import Vote
+from narrator.table import events as ev
 
 
 @dataclass
@@ -22,23 +23,23 @@ class Progress:
     pointing: dict[str, str | None] = field(default_factory=dict)
 
 
-UNDOABLE = ("start_vote", "vote_input", "vote", "card", "cards", "pointing")
+UNDOABLE = (ev.StartVote, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing)
 
 
 def undoable(events: list[dict]) -> bool:
     """Whether « annule » has an input to take back."""
-    return any(e["type"] in UNDOABLE for e in _without_undone(events))
+    return any(isinstance(e, UNDOABLE) for e in _without_undone(events))
 
 
-def _without_undone(events: list[dict]) -> list[dict]:
-    """The events less every input an « undo » took back (each undo takes the latest one left)."""
-    kept: list[dict] = []
-    for event in events:
-        if event["type"] != "undo":
+def _without_undone(events: list[dict]) -> list[ev.Event]:
+    """The events, checked, less every input an « undo » took back (each undo takes the latest one left)."""
+    kept: list[ev.Event] = []
+    for event in map(ev.check, events):
+        if not isinstance(event, ev.Undo):
             kept.append(event)
             continue
         for i in range(len(kept) - 1, -1, -1):
-            if kept[i]["type"] in UNDOABLE:
+            if isinstance(kept[i], UNDOABLE):
                 del kept[i]
                 break
     return kept
@@ -46,35 +47,35 @@ def _without_undone(events: list[dict]) -> list[dict]:
 
 def progress(events: list[dict]) -> Progress:
     """Replay journal events (in order) into the point where the game goes on; an « undo » replays all but
-    the input it takes back."""
+    the input it takes back. A « stop » changes nothing: the game goes on where it was."""
     state = Progress()
     for event in _without_undone(events):
-        kind = event["type"]
-        if kind == "tick" and event.get("phase") == "night":
-            state.night_at = float(event["at"])
-        elif kind == "night_done":
-            state.stage = "debate"
-        elif kind == "tick" and event.get("phase") == "debate":
-            state.debate_left = float(event["left"])
-        elif kind == "more_time" and state.debate_left is not None:
-            state.debate_left += event["seconds"]
-        elif kind in ("start_vote", "debate_done"):
-            state.stage = "vote"
-        elif kind == "vote_input":
-            state.inputs.append(Command(**event["command"]))
-        elif kind == "votes_again":
-            state.inputs.clear()
-        elif kind == "vote":
-            state.vote = Vote(event["counts"], event["pointing"])
-            state.stage = "cards"
-        elif kind == "card":
-            state.cards[event["player"]] = event["role"]
-        elif kind == "cards":
-            state.cards = dict(event["cards"])
-            state.cards_confirmed = True
-            state.stage = "verdict"
-        elif kind == "pointing":
-            state.pointing[event["player"]] = event["target"]
-        elif kind in ("outcome", "stop"):
-            state.stage = "done"
+        match event:
+            case ev.Tick(phase="night", at=at) if at is not None:
+                state.night_at = float(at)
+            case ev.NightDone():
+                state.stage = "debate"
+            case ev.Tick(phase="debate", left=left) if left is not None:
+                state.debate_left = float(left)
+            case ev.MoreTime(seconds=seconds) if state.debate_left is not None:
+                state.debate_left += seconds
+            case ev.StartVote() | ev.DebateDone():
+                state.stage = "vote"
+            case ev.VoteInput(command=command) if command is not None:
+                state.inputs.append(Command(**command))
+            case ev.VotesAgain():
+                state.inputs.clear()
+            case ev.Vote(counts=counts, pointing=pointing):
+                state.vote = Vote(counts, pointing)
+                state.stage = "cards"
+            case ev.Card(player=player, role=role):
+                state.cards[player] = role
+            case ev.Cards(cards=cards):
+                state.cards = dict(cards)
+                state.cards_confirmed = True
+                state.stage = "verdict"
+            case ev.Pointing(player=player, target=target):
+                state.pointing[player] = target
+            case ev.Outcome():
+                state.stage = "done"
     return state

@@ -36,10 +36,15 @@ class Tee:
             speaker.close()
 
 
-def table_speaker(wav: str | None, notice: TextIO = sys.stderr) -> Speaker:
-    """The sound card (plus `wav` if asked); without one, the console in real time and a WAV file."""
+def table_speaker(wav: str | None, notice: TextIO = sys.stderr, append: bool = False) -> Speaker:
+    """The sound card (plus `wav` if asked); without one, the console in real time and a WAV file.
+
+    `append`: a resumed game's narration goes on after what the WAV already holds.
+    """
     speaker = open_speaker(notice=notice)
     if isinstance(speaker, ConsoleSpeaker) and wav is None:
         wav = FALLBACK_WAV
         print(f"La narration est aussi enregistrée dans {Path(wav).resolve()}.", file=notice)
-    return Tee(WavSpeaker(wav), speaker) if wav else speaker  # the file first: it has each line as soon as it is said
+    return (
+        Tee(WavSpeaker(wav, append=append), speaker) if wav else speaker
+    )  # the file first: it has each line as soon as it is said

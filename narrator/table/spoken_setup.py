@@ -126,7 +126,8 @@ class SpokenSetup:
                     self.voice.tell(self.prompts.line("count_range", low=MIN_PLAYERS, high=high))
             return None
 
-        return self._talk(script.rules.game).ask("number", accept)
+        hint = self.prompts.text("typed_count", low=MIN_PLAYERS, high=high)  # for a keyboard
+        return self._talk(script.rules.game).ask("number", accept, hint=hint)
 
     def _ask_name(self, game: str, seat: int, taken: list[str]) -> str:
         talk = self._talk(game)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import struct
 import wave
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -39,37 +42,103 @@ def write_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
 
 
 class WavSpeaker:
-    """A Speaker that appends everything it plays to one WAV file (no sound card needed)."""
+    """A Speaker that appends everything it plays to one WAV file (no sound card needed).
 
-    def __init__(self, path: str | Path, rate: int = SAMPLE_RATE) -> None:
+    With `append`, a narration WAV already there is continued (`narrator resume`): the new audio
+    goes after the old, and the segments count from the file's start. The header is rewritten
+    after every write, so a game killed mid-night leaves a file every player reads.
+    """
+
+    def __init__(self, path: str | Path, rate: int = SAMPLE_RATE, append: bool = False) -> None:
         self.path = Path(path)
         self.rate = rate
         self.segments: list[Segment] = []  # every line played, in seconds from the file's start
-        self._wav: wave.Wave_write | None = wave.open(str(self.path), "wb")
-        self._wav.setnchannels(1)
-        self._wav.setsampwidth(2)
-        self._wav.setframerate(rate)
-        self._frames = 0
+        self._file: BinaryIO | None = None
+        if append and self.path.exists() and self.path.stat().st_size > 0:
+            self._file, self._size_at, self._data_at, self._frames = _continued(self.path, rate)
+        else:
+            self._file = open(self.path, "wb")  # noqa: SIM115 (closed by close())
+            self._file.write(_header(rate))
+            self._size_at, self._data_at, self._frames = 4, _HEADER_SIZE, 0
+            self._file.flush()
 
     def play(self, rendered: Rendered) -> None:
         """Append the rendered audio to the file."""
-        if self._wav is None:
+        if self._file is None:
             raise ValueError(f"{self.path}: fichier déjà fermé")
         if rendered.rate != self.rate:
             raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du fichier")
         offset = self._frames / self.rate
         self.segments.extend(s.shifted(offset) for s in rendered.segments)
-        self._wav.writeframes(np.ascontiguousarray(rendered.pcm, dtype="<i2").tobytes())
+        self._file.seek(self._data_at + 2 * self._frames)
+        self._file.write(np.ascontiguousarray(rendered.pcm, dtype="<i2").tobytes())
         self._frames += len(rendered.pcm)
+        data = 2 * self._frames
+        self._file.seek(self._size_at)
+        self._file.write(struct.pack("<I", self._data_at - 8 + data))
+        self._file.seek(self._data_at - 4)
+        self._file.write(struct.pack("<I", data))
+        self._file.flush()
 
     def close(self) -> None:
-        """Finish the file (its header holds the final length)."""
-        if self._wav is not None:
-            self._wav.close()
-            self._wav = None
+        """Finish the file (its header already holds the final length)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     def __enter__(self) -> WavSpeaker:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+_HEADER_SIZE = 44  # RIFF, fmt and data headers of a plain PCM file
+
+
+def _header(rate: int) -> bytes:
+    """The header of an empty 16-bit mono PCM WAV file."""
+    fmt = struct.pack("<HHIIHH", 1, 1, rate, 2 * rate, 2, 16)
+    return b"RIFF" + struct.pack("<I", 36) + b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt + b"data" + b"\0" * 4
+
+
+def _continued(path: Path, rate: int) -> tuple[BinaryIO, int, int, int]:
+    """The file opened to write after its audio: (file, where the RIFF size is, where data starts, frames).
+
+    Only a file this program could have written is continued: 16-bit mono PCM at `rate`, its audio
+    last. Anything else is refused (OSError with a French reason) rather than overwritten.
+    """
+    file = open(path, "r+b")  # noqa: SIM115 (the speaker closes it)
+    try:
+        riff = file.read(12)
+        if riff[:4] != b"RIFF" or riff[8:12] != b"WAVE":
+            raise _not_ours(path, "ce n'est pas un fichier WAV")
+        fmt: tuple = ()
+        while True:
+            head = file.read(8)
+            if len(head) < 8:
+                raise _not_ours(path, "fichier WAV sans données audio")
+            kind, size = head[:4], struct.unpack("<I", head[4:])[0]
+            if kind == b"fmt ":
+                fmt = struct.unpack("<HHIIHH", file.read(16))
+                file.seek(size - 16, 1)
+            elif kind == b"data":
+                break
+            else:
+                file.seek(size + size % 2, 1)
+        if fmt[:3] != (1, 1, rate) or fmt[5:] != (16,):
+            raise _not_ours(path, f"le WAV n'est pas en PCM 16 bits mono à {rate} Hz")
+        data_at = file.tell()
+        end = file.seek(0, 2)
+        # every sample after the data header counts, even those a killed game wrote after its
+        # header's last update (this program writes its audio last)
+        return file, 4, data_at, (end - data_at) // 2
+    except BaseException:
+        file.close()
+        raise
+
+
+def _not_ours(path: Path, why: str) -> OSError:
+    error = OSError(errno.EINVAL, f"{why} ; pour continuer la narration, il faut celui de la partie")
+    error.filename = str(path)
+    return error

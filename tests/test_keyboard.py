@@ -1,0 +1,70 @@
+"""The keyboard is for a person, maybe with a screen reader: a short prompt that says what to type now,
+and on the operator's screen a player keeps one number, his seat, in every list of the game."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from narrator.rules.classic.asks import Ask, Kind
+from narrator.table.operator import KeyboardOperator
+
+
+def narrator(*args: str, typed: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NARRATOR_STATE_DIR": str(cwd), "PULSE_SERVER": "unix:/nonexistent"}
+    return subprocess.run(
+        [sys.executable, "-m", "narrator", *args, "--ear", "keyboard", "--no-wait", "--wav", str(cwd / "n.wav")],
+        input=typed, capture_output=True, text=True, timeout=120, env=env, cwd=cwd,
+    )  # fmt: skip
+
+
+def prompts(stderr: str) -> list[str]:
+    """The keyboard's prompts, in order (each ends with « > », the answer is typed after it)."""
+    return [part.rsplit("\n", 1)[-1].strip() for part in stderr.split(" > ")[:-1]]
+
+
+def test_the_spoken_setup_prompts_what_each_question_wants(tmp_path: Path) -> None:
+    typed = "poudlard\nvingt\n\n3\nAna\nnon\nAna\noui\n"
+    run = narrator(typed=typed, cwd=tmp_path)
+    shown = prompts(run.stderr)
+    assert shown[:6] == [
+        "Le jeu : Poudlard, ou Loup-Garou pour une nuit",
+        "Le nombre de joueurs, de 3 à 13",  # the game's range, for « Combien de joueurs êtes-vous ? »
+        "Le nombre de joueurs, de 3 à 13",
+        "Le nombre de joueurs, de 3 à 13",
+        "Le nom, tel qu'on le dit",
+        "oui ou non",
+    ], run.stderr
+    assert all(len(p) < 100 for p in shown)  # a screen reader says it in a breath, not the vocabulary
+    assert "accélère" not in run.stderr
+
+
+def test_the_vote_and_the_cards_prompt_their_own_answers(tmp_path: Path) -> None:
+    roles = "mangemort,mangemort,hermione,sirius,eleve,eleve"
+    typed = "on vote\nAna vote contre Ben\nBen vote contre Ana\nCleo vote contre Ben\noui\neleve\nmangemort\nhermione\noui\n"
+    run = narrator("play", "poudlard", "--players", "Ana,Ben,Cleo", "--roles", roles, "--minutes", "1",
+                   "--no-legend", typed=typed, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    shown = prompts(run.stderr)
+    assert "Un vote à la fois : « Ana vote contre Ben », ou « trois voix pour Ben »" in shown
+    assert "La carte, par exemple « mangemort »" in shown
+    assert shown.count("oui ou non") == 2
+
+
+def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
+    seats = ("Ana", "Ben", "Cleo", "Dan", "Eva")
+    typed = iter(["3", "4", "2", "5"])
+    screen = io.StringIO()
+    operator = KeyboardOperator(lambda: next(typed), screen, seats=seats)
+    seer = Ask("voyante", Kind.PLAYER, "la voyante Ana se réveille", "un joueur", choices=("Ben", "Cleo", "Dan"))
+    wolves = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Cleo", "Dan", "Eva"))
+    assert operator.answer(seer, "nuit 1") == "Cleo"
+    assert operator.answer(wolves, "nuit 1") == "Dan"  # 4 is Dan in both lists
+    assert "Choix : 2 Ben, 3 Cleo, 4 Dan." in screen.getvalue()
+    assert "Choix : 3 Cleo, 4 Dan, 5 Eva." in screen.getvalue()
+    # a seat this question does not offer is that player, and the record's check says why not
+    assert operator.answer(wolves, "nuit 1") == "Ben"
+    assert operator.answer(seer, "nuit 1") == "Eva"
