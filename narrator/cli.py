@@ -294,9 +294,11 @@ def _checked(kind: str, text: str, file: str) -> str:
         calls = len(load_narration_script(text, file).calls)
         return f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
     if kind == "phrasebook":
+        from narrator.listen.ear_words import load_ear_words
         from narrator.listen.french import load_phrasebook
 
         book = load_phrasebook(text, file)
+        load_ear_words(text, file)  # its go_on and respell sections, for the recognizer
         return f"vocabulaire d'écoute, {len(book.blocks)} groupes de phrases"
     if kind == "prompts":
         from narrator.script.prompts import parse_prompts

@@ -138,3 +138,16 @@ def test_the_respellings_name_no_other_character_nor_symbol():
             for form in forms:
                 assert aliases.get(form, role) == role, f"{game}: « {form} » is {aliases[form]}'s"
                 assert symbols.get(form, role) == role, f"{game}: « {form} » is {symbols[form]}'s symbol"
+
+
+def test_narrator_check_reads_the_respellings_too(tmp_path: Path):
+    from narrator.resources import data_dir
+
+    text = (data_dir("scripts") / "listen.fr.yaml").read_text(encoding="utf-8")
+    assert text.rstrip().endswith("eleve: [élève]")  # respell is the file's last section
+    broken = tmp_path / "listen.fr.yaml"
+    broken.write_text(text.rstrip() + "\n    ron: ron\n", encoding="utf-8")
+    line = len(text.rstrip().splitlines()) + 1
+    done = subprocess.run([sys.executable, "-m", "narrator", "check", str(broken)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"{broken}:{line}:10: respell.poudlard.ron: attendu : une liste de mots")
