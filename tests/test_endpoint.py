@@ -96,3 +96,14 @@ def test_the_sections_are_checked_with_their_place():
     problems = [str(p) for p in caught.value.problems]
     assert problems[0].startswith("x.yaml:1:8: go_on:")
     assert any(p.startswith("x.yaml:4:17: respell.poudlard.mangemort.0:") for p in problems)
+
+
+def test_speech_from_the_very_first_block_is_told_from_the_silence_after_it():
+    rng = np.random.default_rng(3)
+    end = EndPoint(lambda text: True, RATE)
+    for _ in range(12):
+        end.feed(block(3000, rng))  # the player spoke before the ear's first block
+    assert end.quiet_for() is None or end.quiet_for() == 0.0
+    for _ in range(2):
+        end.feed(block(20, rng))
+    assert end.quiet_for() == pytest.approx(0.1) and end.over("oui")

@@ -25,38 +25,44 @@ Complete = Callable[[str], bool]  # the parser's answer: is this text a whole co
 
 QUIET_S = 0.1  # trailing silence that ends a complete command (a stop consonant is under 0.1 s)
 FLOOR_RMS = 120.0  # below this a 50 ms block is silence whatever the room (int16; espeak's speech is in the thousands)
-NOISE_TIMES = 3.0  # a block is speech when it is this many times louder than the room's quietest blocks
-NOISE_BLOCKS = 20  # the room's noise: the quietest of the blocks heard so far in this turn
+NOISE_TIMES = 4.0  # a block is speech when it is this many times louder than the room's quietest block
 
 
 @dataclass
 class EndPoint:
     """Follows one listening turn block by block; `over()` once a complete command is followed by silence.
 
-    Speech is told by energy against the room's own noise (the quietest blocks of the turn), so a
-    noisy room does not keep every utterance open; the partial text by the recognizer.
+    Speech is told by energy against the room's own noise (the quietest block of the turn so far,
+    judged again at each question, so speech from the first block on is told apart too); the end of
+    a command by the recognizer's partial text.
     """
 
     complete: Complete
     rate: float
     quiet_s: float = QUIET_S
-    heard_s: float = 0.0  # audio fed so far
-    last_loud_s: float | None = None  # end of the last block that was speech
-    _levels: list[float] = field(default_factory=list)
+    _blocks: list[tuple[float, float]] = field(default_factory=list)  # (level, seconds of audio fed at its end)
     _judged: dict[str, bool] = field(default_factory=dict)
 
     def feed(self, block: bytes) -> None:
         pcm = np.frombuffer(block, "<i2").astype(np.float64)
-        self.heard_s += len(pcm) / self.rate
-        level = float(np.sqrt(np.mean(pcm**2))) if len(pcm) else 0.0
-        self._levels = sorted([*self._levels, level])[:NOISE_BLOCKS]
-        noise = self._levels[len(self._levels) // 4]
-        if level > max(FLOOR_RMS, NOISE_TIMES * noise):
-            self.last_loud_s = self.heard_s
+        heard_s = (self._blocks[-1][1] if self._blocks else 0.0) + len(pcm) / self.rate
+        self._blocks.append((float(np.sqrt(np.mean(pcm**2))) if len(pcm) else 0.0, heard_s))
+
+    def quiet_for(self) -> float | None:
+        """Seconds of silence since the last block of speech; None before any speech."""
+        # the room: the quietest block so far (a turn may be mostly speech, and starts with it)
+        loud = max(FLOOR_RMS, NOISE_TIMES * min((level for level, _ in self._blocks), default=0.0))
+        for level, at in reversed(self._blocks):
+            if level > loud:
+                return self._blocks[-1][1] - at
+        return None
 
     def over(self, partial: str) -> bool:
         """Speech was heard, has been silent `quiet_s`, and `partial` is a complete command."""
-        if self.last_loud_s is None or self.heard_s - self.last_loud_s < self.quiet_s or not partial.strip():
+        if not partial.strip():
+            return False
+        quiet = self.quiet_for()
+        if quiet is None or quiet < self.quiet_s - 1e-9:
             return False
         if partial not in self._judged:  # the same partial comes back block after block
             self._judged[partial] = self.complete(partial)
