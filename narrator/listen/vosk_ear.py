@@ -16,7 +16,7 @@ from .endpoint import Complete, EndPoint
 from .model import NameProblem, check_names, find_model, load_model, normalize
 
 RATE = 16000  # what vosk's small models are trained on; asked of the device, which may give another
-BLOCK_S = 0.05  # the decoder sees the end of speech at most one block late
+BLOCK_S = 0.02  # the decoder and the end-point see the end of speech at most one block late
 GUARD_S = 0.3  # after listen() is called, the tail of the narrator's voice may still be in the pipe
 PARTIAL_LAG_S = 0.5  # a word shows in vosk's partial result about 0.45 s after it begins (measured)
 MAX_UTTERANCE_S = 15.0  # speech still going this long after the timeout: take what was heard
