@@ -24,7 +24,7 @@ __all__ = ["QUIET_S", "Complete", "EndPoint", "command_is_complete"]
 Complete = Callable[[str], bool]  # the parser's answer: is this text a whole command already?
 
 QUIET_S = 0.1  # trailing silence that ends a complete command (a stop consonant is under 0.1 s)
-FLOOR_RMS = 120.0  # below this a 50 ms block is silence whatever the room (int16; espeak's speech is in the thousands)
+FLOOR_RMS = 120.0  # below this a block is silence whatever the room (int16 RMS; speech is in the thousands)
 NOISE_TIMES = 4.0  # a block is speech when it is this many times louder than the room's quietest block
 
 
