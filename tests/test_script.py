@@ -69,6 +69,13 @@ def test_wrong_types_missing_keys_and_duplicates() -> None:
     assert any("roles.ron: clé en double" in p for p in problems(dup))
 
 
+def test_each_missing_key_is_said_once() -> None:
+    # jsonschema gives one `required` error per missing key; each used to list them all (8 keys, 64 lines)
+    found = problems("foo: 1\n")
+    missing = [p for p in found if "clé manquante" in p]
+    assert len(missing) == len(set(missing)) == 8
+
+
 def test_cross_checks_templates_and_together() -> None:
     text = POUDLARD.replace("[fred, george]", "[fred, weasley]").replace(
         'winners: {one: "{names} gagne."', 'winners: {one: "{nom} gagne."'

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from narrator.listen.commands import Command
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
@@ -13,6 +14,8 @@ from narrator.script.game import load_shipped
 from narrator.script.prompts import load_prompts
 from narrator.table.announcer import plan
 from narrator.table.clock import FakeClock
+from narrator.table.journal import Journal, finished, read_journal
+from narrator.table.progress import progress
 from narrator.table.session import Session, Stopped
 from narrator.table.voice import Voice
 from narrator.voice import Rendered, Say, assemble
@@ -186,7 +189,15 @@ def test_corrections_refusals_and_repeat() -> None:
     assert outcome.cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
     assert [e for e in session.events if e["type"] == "undo"] == [{"type": "undo"}]
     lines = [line for _, line, _ in speaker.heard]
-    assert "undone" in lines and "votes_again" in lines
+    assert "votes_again" in lines
+    texts = [text for _, _, text in speaker.heard]
+    # what « annule » took back is said, and the vote goes on there: no question again, no count again
+    at = texts.index("J'annule : Ana vote contre Ben.")
+    assert lines[at - 1 : at + 2] == ["votes_so_far*", "undone_what*", "votes_so_far*"]
+    assert texts[at + 1] == load_prompts().text("votes_so_far", count=1, total=3)
+    assert (
+        texts.count(load_prompts().text("ask_votes")) == 2
+    )  # the vote's question, and again after the read-back's « non »
     assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
     texts = [text for _, _, text in speaker.heard]
     assert "Il n'y a pas de carte Albus Dumbledore en jeu." in texts
@@ -212,13 +223,33 @@ def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
     assert [e["type"] for e in session.events] == ["pause", "resume", "more_time", "debate_done"]
 
 
-def test_stop_ends_the_game() -> None:
-    session, speaker, _ = table(
-        "onuw", ["Ana", "Ben", "Chloé"], ["loup"] * 2 + ["villageois"] * 3 + ["voyante"], ["stop"]
-    )
+def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
+    # RULINGS 22: "« stop » at the table pauses and asks for confirmation; a stopped game can always be
+    # resumed. Nothing a single misheard word triggers is irreversible."
+    in_play = ["loup"] * 2 + ["villageois"] * 3 + ["voyante"]
+    path = tmp_path / "partie.jsonl"
+    header = {"family": "onenight", "game": "onuw", "script": "", "players": ["Ana", "Ben", "Chloé"]}
+    journal = Journal.create({**header, "cards": in_play, "voice": "fr"}, path)
+    session, speaker, clock = table("onuw", ["Ana", "Ben", "Chloé"], in_play, ["stop", "non", "stop", "oui"])
+    session.journal = journal
+    narration = plan(session.script.announce, session.in_play, minutes=3)
+    start = clock.now()
     with pytest.raises(Stopped):
-        session.debate(plan(session.script.announce, session.in_play))
-    assert speaker.heard[-1][2] == "Partie arrêtée."
+        session.debate(narration)
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    prompts = load_prompts()
+    check = prompts.text("stop_check")
+    assert check.startswith("Voulez-vous arrêter la partie ?")
+    assert texts.count(check) == 2
+    assert texts[texts.index(check) + 1] == prompts.text("stop_cancelled")
+    assert texts[texts.index(check) + 2].startswith("On reprend. Il reste 3 minutes")  # the question's time given back
+    assert texts[-1] == prompts.text("stopped")
+    assert clock.now() - start < 60
+    _, events, _ = read_journal(path)
+    assert [e["type"] for e in events] == ["stop"]
+    assert not finished(events)
+    assert progress(events).stage == "night"  # not « done »: `narrator resume` goes on
 
 
 def test_the_demo_plays_a_whole_game_without_a_sound_card(tmp_path) -> None:
@@ -341,3 +372,36 @@ def test_a_broken_demo_table_is_refused_at_its_line(tmp_path) -> None:
     found = [str(p) for p in caught.value.problems]
     assert "scripts/demo.yaml:9:12: players.1.name: nom en double « Alice »" in found
     assert any("scenario: attendu : un scénario de poudlard pour 5 joueurs" in p for p in found), found
+
+
+def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name() -> None:
+    # « répète » repeats the last thing said to the table; the night is replayed only when asked by name
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["répète", "répète la nuit", "répète", "on vote"]
+    session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    narration = plan(session.script.announce, in_play, minutes=3)
+    session.night(narration)
+    heard = len(speaker.heard)
+    session.debate(narration)
+    after = [line_id for _, line_id, _ in speaker.heard[heard:]]
+    day = [item.line_id for item in narration.opening[narration.sections[-1] :] if isinstance(item, Say)]
+    night = [
+        item.line_id for item in narration.opening[narration.night : narration.sections[-1]] if isinstance(item, Say)
+    ]
+    assert not any(line.startswith(("setup_", "legend_")) for line in night)  # the legend is not the night
+    assert after == day + night + day  # « répète », « répète la nuit », « répète »
+
+
+def test_a_resumed_vote_says_what_it_already_holds() -> None:
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["chloé vote contre ana", "oui"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    held = [Command("vote", voter="Ana", target="Ben"), Command("tally", target="Ana", count=1)]
+    vote = session.collect_vote(held)
+    texts = [t for _, _, t in speaker.heard]
+    prompts = load_prompts()
+    held = prompts.join(
+        [prompts.text("vote_one", voter="Ana", target="Ben"), prompts.text("tally_one", count=1, target="Ana")]
+    )
+    assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
+    assert vote.counts == {"Ben": 1, "Ana": 2}

@@ -17,7 +17,7 @@ from narrator.listen.simple_ears import ScriptedEar
 from narrator.resolve import resolve_record
 from narrator.script.prompts import load_prompts
 from narrator.table.clock import FakeClock
-from narrator.table.spoken_setup import SpokenSetup
+from narrator.table.spoken_setup import SetupStopped, SpokenSetup
 from narrator.table.voice import Voice
 
 
@@ -164,3 +164,57 @@ def test_every_game_question_is_asked_again_after_silence_and_after_a_misunderst
     for question in ("ask_votes", "ask_card*", "ask_pointing*", "read_back*"):
         asked = [line for _, line, _ in speaker.heard if line == question]
         assert len(asked) >= 3, question
+
+
+def test_annule_takes_back_one_thing_and_says_which() -> None:
+    answers = [
+        "une nuit", "trois",
+        "ana", "oui", "ben", "oui",
+        "cleo", "annule",  # at « Cleo, c'est bien ça ? »: Cleo is taken back, seat 3 asked again
+        "chloé", "oui",
+        "deux loups", "une voyante", "un voleur",
+        "annule",  # the last card only: the voleur
+        "une insomniaque", "deux villageois",
+        "oui",
+    ]  # fmt: skip
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Ana", "Ben", "Chloé"]
+    assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "insomniaque", "villageois", "villageois"])
+    said = [text for _, _, text in speaker.heard]
+    at = said.index("J'annule : Cleo.")
+    assert said[at - 1 : at + 2] == [
+        "Cleo, c'est bien ça ?",
+        "J'annule : Cleo.",
+        load_prompts().text("ask_name", seat=3),
+    ]
+    at = said.index("J'annule : voleur.")
+    so_far = [load_prompts().text("characters_so_far", count=n, total=6) for n in (4, 3)]
+    assert said[at - 1 : at + 2] == [so_far[0], "J'annule : voleur.", so_far[1]]
+
+
+def test_annule_before_the_cards_takes_back_the_last_name() -> None:
+    answers = ["une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "annule", "chloé", "oui"]
+    answers += ["deux loups", "une voyante", "un voleur", "deux villageois", "oui"]
+    spoken, speaker = setup(answers)
+    assert spoken.run().players == ["Ana", "Ben", "Chloé"]
+    assert "J'annule : Cleo." in [text for _, _, text in speaker.heard]
+
+
+def test_stop_during_the_setup_asks_first() -> None:
+    # RULINGS thiercelieux 22: "Nothing a single misheard word triggers is irreversible."
+    answers = ["une nuit", "stop", "non", "trois", "ana", "oui", "stop", "oui"]
+    spoken, speaker = setup(answers)
+    with pytest.raises(SetupStopped):
+        spoken.run()
+    prompts = load_prompts()
+    said = [text for _, _, text in speaker.heard]
+    check = prompts.text("setup_stop_check")
+    at = said.index(check)
+    assert said[at - 1 : at + 3] == [
+        prompts.text("ask_count"),
+        check,
+        prompts.text("stop_cancelled"),
+        prompts.text("ask_count"),
+    ]
+    assert said[-2:] == [check, prompts.text("setup_stopped")]

@@ -170,8 +170,15 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
     assert lines[0] == "C'est la nuit, tout le village s'endort, les joueurs ferment les yeux."
     assert "c'est le matin, le village se réveille, tout le monde se réveille et ouvre les yeux…" in lines
     assert "c'est la nuit, les survivants se rendorment !" in lines
-    # a lover's ballot against his beloved is refused aloud (002: "Un Amoureux ne doit jamais voter contre son aimé")
-    assert "Fay ne peut pas voter contre Gus : les règles ne le permettent pas." in lines
+    # RULINGS 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is counted as
+    # said and shown to the operator alone, who may take it back": Fay's ballot against Gus is not refused
+    # aloud; she says another one, which replaces it
+    assert not any("Fay ne peut pas" in line or "son amour" in line for line in lines)
+    assert any(s.startswith("Fay vote contre Gus, son amour") for s in operator.shown)
+    assert (
+        "J'ai compris : Ana vote contre Cleo, Cleo vote contre Ana, Dan ne vote contre personne, Fay vote contre Cleo et Gus vote contre Ana. C'est bien ça ?"
+        in lines
+    )
 
 
 def test_secrets_go_to_the_operator_never_to_the_speaker() -> None:
@@ -234,7 +241,14 @@ def test_annule_takes_back_the_last_ballot() -> None:
     session, speaker, _ = classic_table(NIGHTS, voices)
     ending = session.run()
     assert ending.record == RECORD  # Cleo's ballot is the one said after « annule »
-    assert "J'annule." in said(speaker)
+    lines = said(speaker)
+    at = lines.index("J'annule : Cleo vote contre Dan.")
+    # what was taken back is said, and the vote goes on: no question again, no count again
+    assert lines[at - 1 : at + 2] == [
+        "J'ai 2 voix sur 5. Continuez.",
+        "J'annule : Cleo vote contre Dan.",
+        "J'ai 2 voix sur 5. Continuez.",
+    ]
 
 
 @pytest.mark.parametrize("cut", ["ana vote contre cleo", "cleo", "ana vote contre dan"])

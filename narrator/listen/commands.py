@@ -30,7 +30,7 @@ COMMANDS = (
     *("repeat", "pause", "resume", "more_time", "start_vote", "undo", "yes", "no", "stop"),  # control
     *SETUP_COMMANDS,
     *SETTINGS,
-    *("legend", "help"),
+    *("legend", "help", "repeat_night"),
 )
 _FIELD_NAMES = ("voter", "target", "player", "role", "count", "seconds", "game", "scenario")
 

@@ -198,9 +198,10 @@ _Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_
 def schema_problems(doc: Marked, schema: dict = GAME) -> list[Problem]:
     """Every place where `doc` breaks `schema`, in file order, with a French message."""
     validator = _Validator(schema)
-    problems = []
+    problems: list[Problem] = []
     for error in validator.iter_errors(doc.data):
-        problems.extend(_explain(doc, error))
+        # jsonschema reports a `required` error per missing key, each naming them all: say each once
+        problems.extend(p for p in _explain(doc, error) if p not in problems)
     problems.sort(key=lambda p: (p.line, p.column))
     return problems
 

@@ -25,6 +25,7 @@ class Plan:
     minutes: int
     reminders: list[tuple[int, list[Item]]]  # (seconds left, what to say), latest first
     vote: list[Item]
+    night: int = 0  # where in `opening` the night begins (after the legend), for « répète la nuit »
 
 
 def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = None, legend: bool = True) -> Plan:
@@ -40,4 +41,5 @@ def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = 
         ((r.left, to_items([r.line])) for r in announce.reminders if r.left < minutes * 60),
         key=lambda r: -r[0],
     )
-    return Plan(to_items(steps), sections, minutes, reminders, to_items(announce.vote))
+    night = sections[1] if legend else 0
+    return Plan(to_items(steps), sections, minutes, reminders, to_items(announce.vote), night)

@@ -62,7 +62,8 @@ class ClassicSession(Host, SpokenDay):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._mute = 0  # the lines already heard before the operator's « annule », not said again
+        self._open_ballots: dict[str, str | None] | None = None  # the ballots of the vote being said
+        self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -84,6 +85,7 @@ class ClassicSession(Host, SpokenDay):
     def _play(self) -> Ending:
         answers, pending = inputs(self.events)
         self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
+        self._mute = heard(self.events)  # how many of them the table has already heard
         self._replay = deque(answers)
         self._pending = pending
         self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
@@ -144,6 +146,7 @@ class ClassicSession(Host, SpokenDay):
     def decide(self, ask: Ask, method: str) -> object:
         """The answer to one of the engine's questions: journaled, replayed, or asked now."""
         self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
+        in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
             event = self._replay.popleft()
             if (event["phase"], event["key"]) != (self.label, ask.key):
@@ -155,9 +158,11 @@ class ClassicSession(Host, SpokenDay):
                 return self._check(ask, method, event["value"])
             except RecordError as exc:
                 raise JournalError(f"réponse du journal refusée : {exc.describe()}") from None
+        if in_call:
+            self._wake_again()
         while True:
             try:
-                value, by = self._ask(ask)
+                value, by = self._ask(ask, in_call)
             except OperatorUndo:
                 self._take_back()
                 continue
@@ -190,7 +195,6 @@ class ClassicSession(Host, SpokenDay):
         for _ in range(ruled + 1):
             self._record({"type": "undo"})
         self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
-        self._mute = self._said
         raise Undo()
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
@@ -199,17 +203,20 @@ class ClassicSession(Host, SpokenDay):
         phase = Phase(self.kind, self.number, {ask.key: held}, (self.label,))
         return getattr(RecordDecider(phase), method)(ask)
 
-    def _ask(self, ask: Ask) -> tuple[object, str]:
+    def _place(self, ask: Ask) -> bool:
+        """Where the night stands when `ask` comes: in the call that answers it (True), or in the morning."""
+        if self.kind != "night" or self._morning_said:
+            return False
+        call = next((i for i, c in enumerate(self._calls) if ask.key in c.answers), None)
+        if call is None:
+            self._morning()
+            return False
+        self._enter_call(call)
+        return True
+
+    def _ask(self, ask: Ask, in_call: bool) -> tuple[object, str]:
         """Who answers: the operator during a night call, the table aloud for the public decisions the
         script lists, the operator for the others; nobody when the rules leave one choice."""
-        in_call = False
-        if self.kind == "night" and not self._morning_said:
-            call = next((i for i, c in enumerate(self._calls) if ask.key in c.answers), None)
-            if call is not None:
-                self._enter_call(call)
-                in_call = True
-            else:
-                self._morning()
         if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
             self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
             return ask.choices[0], "rules"
@@ -226,8 +233,19 @@ class ClassicSession(Host, SpokenDay):
         while self._next < index:
             self._empty_call(self._calls[self._next])
             self._next += 1
-        self._speak(self._calls[index].wake)
+        if self._speak(self._calls[index].wake):
+            self._woken.add((self.label, index))
         self._open, self._opened_at, self._next = index, self.clock.now(), index + 1
+
+    def _wake_again(self) -> None:
+        """A resumed night: the call it was in is said again once (its wake was heard before the game
+        stopped), so its characters know they are called; nothing before it is."""
+        last_heard = self._said == self._mute  # nothing after this call's wake was heard: the table is in it
+        if self._open is None or (self.label, self._open) in self._woken or not last_heard:
+            return
+        self.voice.play(to_items(self._calls[self._open].wake))
+        self._woken.add((self.label, self._open))
+        self._opened_at = self.clock.now()
 
     def _close_call(self) -> None:
         if self._open is None:
@@ -252,15 +270,23 @@ class ClassicSession(Host, SpokenDay):
 
     # -- what is said -----------------------------------------------------------------------
 
-    def _speak(self, steps: tuple[Line | Wait, ...] | list[Line | Wait]) -> None:
-        if self._aloud():
-            self.voice.play(to_items(steps))
+    def _speak(self, steps: tuple[Line | Wait, ...] | list[Line | Wait]) -> bool:
+        """Say a stretch of the night unless the table has heard it; whether it was said."""
+        if not self._aloud():
+            return False
+        self.voice.play(to_items(steps))
+        return True
 
     def _aloud(self) -> bool:
-        """Whether the next line of the night or of the engine is said: not while replaying the journal,
-        nor again after the operator's « annule » (those lines come back in the same order)."""
+        """Whether the next line of the night or of the engine is said: only once, whatever « annule » or a
+        resume replays (the same lines come back in the same order). It is journaled as heard before it is
+        said, so a game killed at any point and resumed says it again at most if it was cut mid-line."""
         self._said += 1
-        return not self._replay and self._said > self._mute
+        if self._replay or self._said <= self._mute:
+            return False
+        self._record({"type": "said", "lines": self._said})
+        self._mute = self._said
+        return True
 
     def _heard(self, reason: Reason) -> None:
         """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
@@ -280,10 +306,58 @@ class ClassicSession(Host, SpokenDay):
         names = [self.rules.roles[r].name for r in sorted(self.deal, key=list(self.rules.roles).index)]
         return [self.prompts.line("characters_in_play", characters=self.prompts.join(names))]
 
-    def can_undo(self) -> bool:
+    def undoable(self) -> str | None:
         """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
         answers, pending = inputs(self.events)
-        return bool(pending) or (bool(answers) and answers[-1].get("by") == "voice")
+        if pending:
+            _, left = inputs([*self.events, {"type": "undo"}])
+            voter = next(v for v in reversed(pending) if left.get(v, _GONE) != pending[v])
+            return self._ballots_said({voter: pending[voter]})
+        if answers and answers[-1].get("by") == "voice":
+            value = answers[-1]["value"]
+            if isinstance(value, dict):
+                return self._ballots_said(value)
+            return str(value) if value is not None else self.prompts.text("nobody")
+        return None
+
+    def take_back(self) -> None:
+        """While ballots are being said, the last one is taken back there and the vote goes on; else the game
+        replays without the last answer."""
+        if self._open_ballots is None:
+            raise Undo()
+        self._open_ballots.clear()
+        self._open_ballots.update(inputs(self.events)[1])
+
+
+_GONE = object()  # a voter whose ballot « annule » took back
+
+
+def heard(events: list[dict]) -> int:
+    """How many lines of the night and of the engine the table has heard and need not hear again: the last
+    `said` mark, less what followed an answer the table's « annule » took back (its consequences, said
+    anew). The operator's « annule » lowers nothing: the same calls come back in the same order.
+    Undo takes back what `classic_journal.inputs` says: the latest ballot left, else the latest answer."""
+    said = 0
+    answers: list[tuple[str, int]] = []  # (by whom, lines heard when it was given)
+    ballots = 0
+    for event in events:
+        kind = event["type"]
+        if kind == "said":
+            said = event["lines"]
+        elif kind == "answer":
+            answers.append((event["by"], said))
+            ballots = 0
+        elif kind == "vote_input":
+            ballots += 1
+        elif kind == "votes_again":
+            ballots = 0
+        elif kind == "undo" and ballots:
+            ballots -= 1
+        elif kind == "undo" and answers:
+            by, before = answers.pop()
+            if by == "voice":
+                said = before
+    return said
 
 
 class _Decider:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from narrator.listen.commands import Command
 from narrator.rules.classic.asks import Ask
+from narrator.rules.classic.death import SPARED
 from narrator.script.announce import Line
 from narrator.script.classic import join_names
 from narrator.table.announcer import Plan, to_items
@@ -53,6 +54,10 @@ class SpokenDay:
 
     def _refusal(self, ask: Ask, target: str) -> Line:
         note = _spoken_note(ask, target)
+        if ask.note(target) == SPARED:
+            # RULINGS thiercelieux 19: "refusals the table may hear name public facts only": the lovers are a secret
+            self.operator.show(f"{ask.context} : pas {target}, {SPARED} ; la table n'entend pas pourquoi.")
+            note = None
         if note:
             return self.prompts.line("choice_refused_because", target=target, why=note)
         return self.prompts.line("choice_refused", target=target)
@@ -63,63 +68,93 @@ class SpokenDay:
             self._debate()
         legal = dict(ask.ballots)
         voters = list(legal)
+        if not voters:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
+            return {}
         example = ""
         if voters:
             target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
             example = self.prompts.text("vote_one", voter=voters[0], target=target)
         targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
         question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
-        ballots: dict[str, str | None] = dict(self._pending)
+        ballots = self._open_ballots = dict(self._pending)  # « annule » takes the last one back here
         self._pending = {}
-        while True:
-            self.voice.ask(Line(ask.key + "*", question))
-            while len(ballots) < len(voters):
-                commands = self.talk.ask_once("vote")
-                if commands is None:
-                    self.voice.repeat()
-                    continue
-                for c in commands:
-                    if c.command != "vote" or c.voter is None:
+        self.voice.ask(Line(ask.key + "*", question))
+        if ballots:  # a resumed vote: what is already held
+            held = self._ballots_said(ballots)
+            self.voice.tell(self.prompts.line("votes_held", count=len(ballots), summary=held))
+        try:
+            while True:
+                while len(ballots) < len(voters):
+                    commands = self.talk.ask_once("vote")
+                    if commands is None:
+                        self.voice.repeat()
                         continue
-                    problem = self._ballot_problem(ask, legal, c.voter, c.target)
-                    if problem is not None:
-                        self.voice.tell(problem)
-                        continue
-                    self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
-                    ballots[c.voter] = c.target
-                if 0 < len(ballots) < len(voters):
-                    self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
-            ordered = {v: ballots[v] for v in voters}
-            summary = self.prompts.join(
-                [
-                    self.prompts.text("vote_one", voter=v, target=t)
-                    if t is not None
-                    else self.prompts.text("vote_nobody", voter=v)
-                    for v, t in ordered.items()
-                ]
-            )
-            if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
-                return ordered
-            self.voice.tell(self.prompts.line("votes_again"))
-            self._record({"type": "votes_again"})
-            ballots = {}
+                    counted = len(ballots)
+                    for c in commands:
+                        if c.command != "vote" or c.voter is None:
+                            continue
+                        problem = self._ballot_problem(ask, legal, c.voter, c.target)
+                        if problem is not None:
+                            self.voice.tell(problem)
+                            continue
+                        self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                        ballots[c.voter] = c.target
+                        if c.target is not None and c.target not in legal[c.voter]:
+                            self._secret_ballot(c.voter, c.target)
+                    if counted < len(ballots) < len(voters):  # not after « annule »: nothing new to count
+                        self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
+                said = {v: ballots[v] for v in voters}
+                self._open_ballots = None  # from here « annule » replays the vote without the last ballot
+                if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(said))):
+                    return {v: t if t is None or t in legal[v] else None for v, t in said.items()}
+                self.voice.tell(self.prompts.line("votes_again"))
+                self._record({"type": "votes_again"})
+                ballots.clear()
+                self._open_ballots = ballots
+                self.voice.ask(Line(ask.key + "*", question))
+        finally:
+            self._open_ballots = None
+
+    def _ballots_said(self, ballots: dict[str, str | None]) -> str:
+        """« Ana vote contre Ben, Cleo ne vote contre personne et … »."""
+        return self.prompts.join(
+            [
+                self.prompts.text("vote_one", voter=v, target=t)
+                if t is not None
+                else self.prompts.text("vote_nobody", voter=v)
+                for v, t in ballots.items()
+            ]
+        )
 
     def _ballot_problem(
         self, ask: Ask, legal: dict[str, tuple[str, ...]], voter: str, target: str | None
     ) -> Line | None:
+        """Why the table hears a ballot refused: public facts only (a voter who may not vote, a player who
+        may not be voted against). A lover's ballot against the beloved is not refused here (RULINGS
+        thiercelieux 19)."""
         if voter not in legal:
             return self.prompts.line("not_a_voter", voter=voter)
-        if target is not None and target not in legal[voter]:
+        anyone = {t for ts in legal.values() for t in ts}
+        if target is not None and target not in anyone:
             note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
             return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
         return None
+
+    def _secret_ballot(self, voter: str, target: str) -> None:
+        """RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the
+        beloved) is counted as said and shown to the operator alone, who may take it back"; the rules count
+        it blank."""
+        self.operator.show(
+            f"{voter} vote contre {target}, {SPARED} : compté blanc par les règles, la table ne le sait pas. "
+            f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."
+        )
 
     def _debate(self) -> None:
         """The debate's timer; a resumed game goes on with the time that was left (the heartbeat's)."""
         minutes = self.minutes or self.narration.minutes
         left, self._debate_left = self._debate_left, None
         if left is None:
-            self.voice.tell(*self.narration.debate_opening(self.prompts.duration(minutes * 60)))
+            self.voice.ask(*self.narration.debate_opening(self.prompts.duration(minutes * 60)))  # « répète » says it
         else:
             self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         reminders = sorted(

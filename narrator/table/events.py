@@ -293,6 +293,19 @@ class DebateOver(Event):
     day: int
 
 
+@event("said")
+@dataclass(frozen=True)
+class Said(Event):
+    """The table has heard `lines` lines of the night and of the engine's public sentences, counted from
+    the game's start; written before the last of them is said. A resumed or undone game says none of
+    them again (classic.py)."""
+
+    lines: int
+
+    def check(self) -> str | None:
+        return None if self.lines > 0 else f"« lines » : attendu : plus de 0 ; trouvé : {self.lines}"
+
+
 # -- checking ------------------------------------------------------------------------------------
 
 

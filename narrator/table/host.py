@@ -21,12 +21,12 @@ from narrator.table.journal import Heartbeat, Journal
 from narrator.table.voice import Voice
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
-CONTROLS = ("repeat", "stop", "pause", "undo", "legend", "help", *SETTINGS)
+CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 
 
 class Stopped(Exception):
-    """The table said « stop »."""
+    """The table said « stop » and confirmed it: the process ends, the journal keeps the game to resume."""
 
 
 class Undo(Exception):
@@ -71,9 +71,17 @@ class Host:
         """What « rappelle les personnages » says."""
         return []
 
-    def can_undo(self) -> bool:
-        """Whether « annule » has an input to take back."""
-        return False
+    def repeat_night(self) -> None:
+        """« répète la nuit »: by default refused (a classic night would wake its characters again)."""
+        self.voice.tell(self.prompts.line("night_not_repeated"))
+
+    def undoable(self) -> str | None:
+        """What « annule » would take back, as the table hears it (« Léa vote contre Hugo »); None: nothing."""
+        return None
+
+    def take_back(self) -> None:
+        """« annule », once journaled and said: by default the game replays all its inputs but the last."""
+        raise Undo()
 
     # -- the debate -----------------------------------------------------------------------
 
@@ -107,8 +115,9 @@ class Host:
                         more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
                         self.voice.tell(more)
                         reminders = [r for r in plan.reminders if r[0] < remaining]
-                    elif command.command == "pause":
-                        timer["end"] += self._paused()
+                    elif command.command in ("pause", "stop"):
+                        # the time spent paused or asking « on arrête ? » is not the debate's
+                        timer["end"] += self._paused() if command.command == "pause" else self._stopping()
                         remaining = timer["end"] - self.clock.now()
                         self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
                     else:
@@ -125,17 +134,31 @@ class Host:
                     self._record({"type": "resume"})
                     return self.clock.now() - start
                 if command.command == "stop":
-                    self._control(command)
+                    self._stopping()
+                    self.voice.tell(self.prompts.line("paused"))
+
+    def _stopping(self) -> float:
+        """« stop » is a pause that asks to confirm (a misheard word must not end a game): « oui » ends the
+        process, the game journaled to be resumed; « non » goes on. How long the question took."""
+        start, question = self.clock.now(), self.voice.last
+        if self.talk.confirm(self.prompts.line("stop_check")):
+            self._record({"type": "stop"})
+            self.voice.tell(self.prompts.line("stopped"))
+            raise Stopped()
+        self.voice.tell(self.prompts.line("stop_cancelled"))
+        self.voice.last = question  # « répète » is still about the question the table was at
+        return self.clock.now() - start
 
     # -- listening ------------------------------------------------------------------------
 
     def _control(self, command: Command) -> None:
         if command.command == "repeat":
-            self.voice.repeat()
+            self.voice.repeat()  # the last question or announcement, never the night
+        elif command.command == "repeat_night":
+            self.repeat_night()
         elif command.command == "stop":
-            self._record({"type": "stop"})
-            self.voice.tell(self.prompts.line("stopped"))
-            raise Stopped()
+            self._stopping()
+            self.voice.repeat()
         elif command.command == "pause":
             self._paused()
             self.voice.repeat()
@@ -150,12 +173,13 @@ class Host:
         elif command.command == "help":
             self.voice.tell(self.prompts.line(self.help_key))
         elif command.command == "undo":
-            if not self.can_undo():
+            what = self.undoable()
+            if what is None:
                 self.voice.tell(self.prompts.line("nothing_to_undo"))
                 return
             self._record({"type": "undo"})
-            self.voice.tell(self.prompts.line("undone"))
-            raise Undo()
+            self.voice.tell(self.prompts.line("undone_what", what=what))
+            self.take_back()
 
     def _record(self, event: dict) -> None:
         """Journal an input before it is acted on."""

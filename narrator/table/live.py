@@ -269,6 +269,7 @@ def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
     try:
         game()
     except Stopped:
+        print(f"Partie arrêtée ; « narrator resume {journal.path} » la reprendra.", file=sys.stderr)
         return 0
     except EOFError:
         raise SetupError(

@@ -197,10 +197,11 @@ def _stdin_line() -> str:
 
 
 class ScriptedOperator:
-    """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`."""
+    """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`.
+    An entry « annule » (the bare word) is the operator taking back his previous entry."""
 
-    def __init__(self, answers: Iterable[tuple[str, object]]) -> None:
-        self._answers: Iterator[tuple[str, object]] = iter(answers)
+    def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
+        self._answers: Iterator[tuple[str, object] | str] = iter(answers)
         self.shown: list[str] = []
         self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
 
@@ -210,9 +211,12 @@ class ScriptedOperator:
     def answer(self, ask: Ask, phase: str) -> object:
         self.asked.append((phase, ask.key))
         try:
-            key, value = next(self._answers)
+            entry = next(self._answers)
         except StopIteration:
             raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
+        if entry in UNDO:
+            raise OperatorUndo()
+        key, value = entry
         if key != ask.key:
             raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
         return value

@@ -26,9 +26,9 @@ class Progress:
 UNDOABLE = (ev.StartVote, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing)
 
 
-def undoable(events: list[dict]) -> bool:
-    """Whether « annule » has an input to take back."""
-    return any(isinstance(e, UNDOABLE) for e in _without_undone(events))
+def undoable(events: list[dict]) -> ev.Event | None:
+    """The input « annule » would take back, if any."""
+    return next((e for e in reversed(_without_undone(events)) if isinstance(e, UNDOABLE)), None)
 
 
 def _without_undone(events: list[dict]) -> list[ev.Event]:

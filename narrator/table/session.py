@@ -19,6 +19,7 @@ from narrator.rules import PointingNeeded, Vote, resolve_day
 from narrator.rules.model import COPY_PREFIX, Options
 from narrator.script.announce import Line
 from narrator.script.game import GameScript
+from narrator.table import events as ev
 from narrator.table.announcer import Plan
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
@@ -48,12 +49,18 @@ class Session(Host):
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
     options: Options | None = None
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._open_inputs: list[Command] | None = None  # the vote's inputs while they are being said
+        self._plan: Plan | None = None  # the narration, for « répète la nuit »
+
     # -- the whole game -------------------------------------------------------------------
 
     def run(self, plan: Plan, events: list[dict] | None = None) -> Outcome:
         """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
+        self._plan = plan
         while True:
             try:
                 return self._go_on(plan, progress(self.events))
@@ -77,6 +84,7 @@ class Session(Host):
     def night(self, plan: Plan, at: float = 0.0) -> None:
         """The legend, the night and the day's opening, as one stretch of sound; a resumed game
         restarts at the beginning of the call it was in."""
+        self._plan = plan
         rendered = self.voice.render(plan.opening)
         says = [i for i, item in enumerate(plan.opening) if isinstance(item, Say)]
         start_of = {index: rendered.segments[n].start_s for n, index in enumerate(says)}
@@ -88,8 +96,18 @@ class Session(Host):
         offset = start_of.get(next((i for i in says if i >= first), 0), 0.0)
         begun = self.clock.now()
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
-            self.voice.ask_items(plan.opening[first:])
+            self.voice.play(plan.opening[first:])
         self._record({"type": "night_done"})
+        self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
+
+    def repeat_night(self) -> None:
+        """« répète la nuit »: the night's calls again, from the first call to the day's opening."""
+        plan = self._plan
+        if plan is None:
+            return super().repeat_night()
+        last = self.voice.last
+        self.voice.play(plan.opening[plan.night : plan.sections[-1]])
+        self.voice.last = last
 
     # -- the vote -------------------------------------------------------------------------
 
@@ -98,9 +116,20 @@ class Session(Host):
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
         total = len(self.players)
-        inputs = list(inputs or [])
+        inputs = self._open_inputs = list(inputs or [])  # « annule » takes the last one back here
+        try:
+            return self._votes(inputs, total)
+        finally:
+            self._open_inputs = None
+
+    def _votes(self, inputs: list[Command], total: int) -> Vote:
+        self.voice.ask(self.prompts.line("ask_votes"))
+        if inputs:  # a resumed vote: what is already held
+            ballots, tallies = _tally(inputs)
+            held = self._vote_summary(ballots, tallies)
+            count = len(ballots) + sum(tallies.values())
+            self.voice.tell(self.prompts.line("votes_held", count=count, summary=held))
         while True:
-            self.voice.ask(self.prompts.line("ask_votes"))
             while True:
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
@@ -112,18 +141,18 @@ class Session(Host):
                     continue
                 if any(c.command == "yes" for c in commands) and tallies:
                     break  # « oui, c'est tout »: the others voted for nobody
+                before = counted
                 for c in commands:
                     if c.command in ("vote", "tally"):
                         self._record({"type": "vote_input", "command": c.to_json()})
                         inputs.append(c)
-                    elif c.command == "undo":
-                        self._control(c)
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
-                if 0 < counted < total:
+                if before < counted < total:  # not after « annule »: nothing new to count
                     self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
             ballots, tallies = _tally(inputs)
             counted = len(ballots) + sum(tallies.values())
+            self._open_inputs = None  # from here « annule » replays the vote without the last input
             if counted > total:
                 self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
             elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
@@ -135,7 +164,9 @@ class Session(Host):
             else:
                 self.voice.tell(self.prompts.line("votes_again"))
             self._record({"type": "votes_again"})
-            inputs = []
+            inputs.clear()
+            self._open_inputs = inputs
+            self.voice.ask(self.prompts.line("ask_votes"))
 
     def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> str:
         parts = []
@@ -238,8 +269,25 @@ class Session(Host):
     def legend_lines(self) -> list[Line]:
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
-    def can_undo(self) -> bool:
-        return undoable(self.events)
+    def undoable(self) -> str | None:
+        match undoable(self.events):
+            case None:
+                return None
+            case ev.VoteInput(command=command) if command is not None:
+                return self._vote_summary(*_tally([Command(**command)]))
+            case ev.Card(player=player, role=role):
+                return self.prompts.text("card_one", player=player, role=self._card_name(role))
+            case ev.Pointing(player=player, target=target):
+                return self._vote_summary({player: target}, {})
+            case event:  # the debate's end, the whole vote, all the cards
+                return self.prompts.text(f"undo_{event.kind}")
+
+    def take_back(self) -> None:
+        """While the votes are being said, the last one is taken back there and the vote goes on; else the
+        game replays without the last input."""
+        if self._open_inputs is None:
+            raise Undo()
+        self._open_inputs[:] = progress(self.events).inputs
 
 
 def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]]:

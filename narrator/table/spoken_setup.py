@@ -58,9 +58,11 @@ class SpokenSetup:
             try:
                 table = self._next()
             except _Undo:
-                if self.order:
-                    self.answers.pop(self.order.pop())
-                self.voice.tell(self.prompts.line("undone"))
+                if not self.order:
+                    self.voice.tell(self.prompts.line("nothing_to_undo"))
+                    continue
+                key = self.order.pop()
+                self._undone(self._said(key, self.answers.pop(key)))
                 continue
             except _Restart:
                 self.answers.clear()
@@ -141,8 +143,11 @@ class SpokenSetup:
             if problems:
                 self.voice.tell(*_lines(problems))
                 continue
-            if talk.confirm(self.prompts.line("name_check", name=name)):
-                return name
+            try:
+                if talk.confirm(self.prompts.line("name_check", name=name)):
+                    return name
+            except _Undo:  # « annule » at « Cleo, c'est bien ça ? » takes back Cleo
+                self._undone(name)
 
     def _ask_cards(self, game: str, script, count: int) -> list[str]:
         total = count + 3
@@ -153,9 +158,17 @@ class SpokenSetup:
             self.voice.ask(self.prompts.line("ask_cards_mode", example=example, total=total))
             cards: list[str] = []
             while True:
-                commands = talk.ask(
-                    "character", lambda cs: [c for c in cs if c.command in ("scenario", "character", "done")] or None
-                )
+                try:
+                    commands = talk.ask(
+                        "character",
+                        lambda cs: [c for c in cs if c.command in ("scenario", "character", "done")] or None,
+                    )
+                except _Undo:
+                    if not cards:
+                        raise  # no card yet: the answer before (the last name) is taken back
+                    self._undone(card_name(script.rules, cards.pop()))  # the last card only
+                    self.voice.tell(self.prompts.line("characters_so_far", count=len(cards), total=total))
+                    continue
                 scenario = next((c.scenario for c in commands if c.command == "scenario" and c.scenario), None)
                 if scenario is not None:
                     if count in scenarios.get(scenario, {}):
@@ -198,8 +211,15 @@ class SpokenSetup:
         if command.command == "repeat":
             self.voice.repeat()
         elif command.command == "stop":
-            self.voice.tell(self.prompts.line("stopped"))
-            raise SetupStopped()
+            # a misheard word must not throw the answers away: « stop » asks first
+            question = self.voice.last
+            game = self.answers.get("game")
+            if self._talk(str(game) if game else None).confirm(self.prompts.line("setup_stop_check")):
+                self.voice.tell(self.prompts.line("setup_stopped"))
+                raise SetupStopped()
+            self.voice.tell(self.prompts.line("stop_cancelled"))
+            self.voice.last = question
+            self.voice.repeat()
         elif command.command == "undo":
             raise _Undo()
         elif command.command == "restart":
@@ -210,6 +230,20 @@ class SpokenSetup:
             self.voice.tell(self.prompts.line(command.command))
         else:
             self.voice.tell(self.prompts.line("setting_limit"))
+
+    def _undone(self, what: str) -> None:
+        self.voice.tell(self.prompts.line("undone_what", what=what))
+
+    def _said(self, key: str, value: object) -> str:
+        """An answer of the setup as the table said it: a game's title, « 5 joueurs », a name, the cards."""
+        if key == "game":
+            return load_shipped(str(value)).announce.title
+        if key == "count":
+            return self.prompts.text("players_count", count=value)
+        if key == "roles":
+            rules = load_shipped(str(self.answers["game"])).rules
+            return self.prompts.join([card_name(rules, r) for r in value])  # type: ignore[attr-defined]
+        return str(value)
 
     def _keep(self, key: str, value: object) -> None:
         self.answers[key] = value

@@ -43,14 +43,18 @@ def _strike(turn: Turn, state: State, victims: list[Victim]) -> State:
         if state.is_alive(victim[0]) and all(victim[0] != f[0] for f in fresh):
             fresh.append(victim)
     # those who die together are all dead before any of them acts: a hunter's shot goes to the living
-    for name, cause, params in fresh:
+    for name, _, _ in fresh:
         if turn.rules.is_wolf(state, name):
             state = replace(state, wolf_died=True)  # 003, Grand Méchant Loup: "Tant qu'aucun Loup-Garou n'est mort"
         state = state.kill(name)
         turn.dead.append(name)
-        turn.say("death_" + cause.value, name=name, role=state.role_of(name), **params)
     if fresh:
+        # RULINGS thiercelieux 20: the servante decides before the eliminated card is said; the card she
+        # takes is not said
         state = _devotion(turn, state, [name for name, _, _ in fresh])
+    for name, cause, params in fresh:
+        if name not in turn.replaced:
+            turn.say("death_" + cause.value, name=name, role=state.role_of(name), **params)
     for name, cause, _ in fresh:
         state = _heaven(turn, state, name, cause)
     for name, cause, _ in fresh:
@@ -208,8 +212,11 @@ def _succession(turn: Turn, state: State, captain: str) -> State:
     return replace(state, captain=heir)
 
 
+SPARED = "son amour (002 : « ni lui porter aucun préjudice »)"  # a secret: said to the operator only
+
+
 def spared_note(beloved: str | None) -> tuple[tuple[str, str], ...]:
     """Why a lover's beloved is refused as his target (options.lovers_spare_each_other)."""
     if beloved is None:
         return ()
-    return ((beloved, "son amour (002 : « ni lui porter aucun préjudice »)"),)
+    return ((beloved, SPARED),)

@@ -1,0 +1,266 @@
+"""Every spoken cue said once, in order, through « annule », a resume, « répète » and « stop»: the exact
+lines a classic table hears around each of them (a scripted operator, scripted voices, a fake clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_session import ClockSpeaker, fake_render
+
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.rules.classic import Options
+from narrator.script.classic import load_classic
+from narrator.script.classic_narration import load_narration
+from narrator.script.prompts import load_prompts
+from narrator.table.classic import ClassicSession
+from narrator.table.clock import FakeClock
+from narrator.table.host import Stopped
+from narrator.table.journal import Journal, finished, read_journal
+from narrator.table.operator import ScriptedOperator
+from narrator.table.voice import Voice
+
+# the table of the issue's first point: two wolves, the voyante, the witch, the hunter, Cupidon
+PLAYERS = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo")
+DEAL = ("loup", "loup", "voyante", "sorciere", "chasseur", "cupidon", "villageois", "villageois")
+NIGHT_1 = [
+    ("cupidon", ["Ben", "Cleo"]),
+    ("voyante", "Eva"),
+    ("loup", "Gus"),
+    ("sorciere", {"heal": False, "poison": None}),
+]
+# what the table hears of night 1 when nobody takes anything back
+HEARD_NIGHT_1 = [
+    "night_first",
+    "cupidon_wake",
+    "cupidon_sleep",
+    "lovers_wake",
+    "lovers_sleep",
+    "voyante_wake",
+    "voyante_sleep",
+    "loups_wake",
+    "loups_sleep",
+    "sorciere_wake",
+    "sorciere_sleep",
+    "morning",
+    "death_devoured*",  # Gus, a villager: no hunter's shot, no grief
+]
+
+
+def header(players=PLAYERS, deal=DEAL) -> dict:
+    return {"family": "classic", "game": "thiercelieux", "script": "", "players": list(players), "deal": list(deal),
+            "options": {}, "voice": "fr"}  # fmt: skip
+
+
+def table(operator, voices, journal: Journal | None = None, players=PLAYERS, deal=DEAL, captain=False):
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    parser = Parser("thiercelieux", list(players))
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(voices),
+        clock=clock,
+        parser=parser,
+        phrases=lambda phase: phrases(parser, phase),
+        journal=journal,
+        rules=load_classic(),
+        narration=load_narration(),
+        players=tuple(players),
+        deal=tuple(deal),
+        options=Options(captain=captain),
+        operator=ScriptedOperator(operator),
+        minutes=1,
+    )
+    return session, speaker
+
+
+def ids(speaker: ClockSpeaker) -> list[str]:
+    return [line_id for _, line_id, _ in speaker.heard]
+
+
+def played_until_the_voices_end(session: ClassicSession, events: list[dict] | None = None) -> None:
+    try:
+        session.run(events)
+    except EOFError:
+        pass
+
+
+def test_annule_at_the_witchs_prompt_ends_her_call_and_opens_the_morning() -> None:
+    # the wolves' entry is taken back while the witch is called: the pack's choice is typed again, silently
+    operator = [*NIGHT_1[:2], ("loup", "Hugo"), "annule", *NIGHT_1[2:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    assert "Les loups-garous ont dévoré Gus, qui était villageois." in [t for _, _, t in speaker.heard]
+    assert "Annulé : « loup » sera demandé à nouveau." in session.operator.shown
+
+
+def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
+    operator = [NIGHT_1[0], ("voyante", "Dan"), "annule", *NIGHT_1[1:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    assert "Annulé : « voyante » sera demandé à nouveau." in session.operator.shown
+    # the voyante's look is the corrected one, on the screen only
+    assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
+
+
+def test_the_witchs_call_keeps_its_length_after_an_undo() -> None:
+    operator = [*NIGHT_1[:2], ("loup", "Hugo"), "annule", *NIGHT_1[2:]]
+    session, speaker = table(operator, [])
+    played_until_the_voices_end(session)
+    at = {line_id: t for t, line_id, _ in speaker.heard}
+    call = next(c for c in load_narration().calls if "sorciere" in c.roles)
+    assert at["sorciere_sleep"] - at["sorciere_wake"] >= call.wait
+
+
+def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path) -> None:
+    """The night at the call it was in: that call said again once, nothing before it."""
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(header(), path)
+    session, speaker = table(NIGHT_1[:2], [], journal)  # the operator's input ends in the wolves' call
+    played_until_the_voices_end(session)
+    journal.close()
+    assert ids(speaker) == HEARD_NIGHT_1[: HEARD_NIGHT_1.index("loups_wake") + 1]
+    _, events, _ = read_journal(path)
+    journal, _ = Journal.resume(path)
+    resumed, speaker = table(NIGHT_1[2:], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    assert ids(speaker)[:6] == ["loups_wake", "loups_sleep", "sorciere_wake", "sorciere_sleep", "morning"] + [
+        "death_devoured*"
+    ]
+    assert resumed.operator.asked == [("nuit 1", "loup"), ("nuit 1", "sorciere")]
+
+
+def test_a_game_resumed_in_the_day_does_not_say_the_morning_again(tmp_path: Path) -> None:
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(header(), path)
+    session, speaker = table(NIGHT_1, [], journal)  # stops in day 1's debate
+    played_until_the_voices_end(session)
+    journal.close()
+    assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
+    _, events, _ = read_journal(path)
+    journal, _ = Journal.resume(path)
+    resumed, speaker = table([], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    heard = ids(speaker)
+    assert not set(heard) & set(HEARD_NIGHT_1)
+
+
+# day 1 of that table (no captain): Gus was devoured; seven voters, Ben and Cleo the lovers
+DAY_1 = ["on vote", "ana vote contre dan", "ben vote contre dan"]
+
+
+def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_path: Path) -> None:
+    """RULINGS 22: "« stop » at the table pauses and asks for confirmation; a stopped game can always be
+    resumed." A resumed vote says the ballots it already holds."""
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(header(), path)
+    voices = [*DAY_1[:2], "stop", "non", DAY_1[2], "stop", "oui"]
+    session, speaker = table(NIGHT_1, voices, journal)
+    try:
+        session.run()
+        raise AssertionError("the game should have stopped")
+    except Stopped:
+        pass
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    prompts = load_prompts()
+    question = next(t for _, line_id, t in speaker.heard if line_id == "votes*")
+    check, cancelled = prompts.text("stop_check"), prompts.text("stop_cancelled")
+    at = texts.index(check)
+    so_far = [prompts.text("votes_so_far", count=n, total=7) for n in (1, 2)]
+    assert texts[at - 1 : at + 3] == [so_far[0], check, cancelled, question]
+    assert texts[-3:] == [so_far[1], check, prompts.text("stopped")]
+    _, events, _ = read_journal(path)
+    assert not finished(events)
+    journal, _ = Journal.resume(path)
+    resumed, speaker = table([], [], journal)
+    played_until_the_voices_end(resumed, events)
+    journal.close()
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[:2] == [question, "J'ai déjà 2 voix : Ana vote contre Dan et Ben vote contre Dan."]
+
+
+def test_repete_in_the_classic_debate_says_its_opening_and_never_the_night() -> None:
+    session, speaker = table(NIGHT_1, ["répète", "répète la nuit", "on vote"])
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    opening = [line.text for line in session.narration.debate_opening(session.prompts.duration(60))]
+    at = texts.index(opening[0])
+    refused = load_prompts().text("night_not_repeated")
+    assert texts[at : at + 2 * len(opening) + 1] == opening + opening + [refused]
+    assert ids(speaker).count("night_first") == 1 and ids(speaker).count("loups_wake") == 1
+
+
+def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the_operator_alone() -> None:
+    """RULINGS 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is counted as
+    said and shown to the operator alone, who may take it back"."""
+    ballots = ["ana vote contre dan", "ben vote contre cleo", "cleo vote contre dan", "dan vote contre ana"]
+    ballots += ["eva vote contre dan", "fay vote contre dan", "hugo vote contre ana"]
+    session, speaker = table(NIGHT_1, ["on vote", *ballots, "oui"])
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    assert not any("ne peut pas" in t or "son amour" in t for t in texts)
+    so_far = [load_prompts().text("votes_so_far", count=n, total=7) for n in range(1, 7)]
+    assert [t for t in texts if t in so_far] == so_far
+    read_back = next(t for t in texts if t.startswith("J'ai compris"))
+    assert "Ben vote contre Cleo" in read_back
+    assert any(s.startswith("Ben vote contre Cleo, son amour") for s in session.operator.shown)
+    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
+    assert votes["value"]["Ben"] is None  # blank for the rules
+    assert "Le village élimine Dan, qui était sorcière." in texts
+
+
+SERVANTE_TABLE = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay")
+SERVANTE_DEAL = ("loup", "voyante", "servante", "chasseur", "villageois", "villageois")
+
+
+def test_the_servante_decides_before_the_card_is_said() -> None:
+    """RULINGS 20: "the servante decides before the eliminated card is said […]: when she takes the place, the
+    table hears that the servante takes it, and the eliminated card is not said"."""
+    operator = [("voyante", "Ana"), ("loup", "Dan"), ("servante", "Dan")]
+    session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    morning = ids(speaker).index("morning")
+    devoted = session.narration.reworded["devoted"].format(servante="Cleo", name="Dan")
+    assert texts[morning + 1] == devoted
+    assert not any("chasseur" in t for t in texts)  # Dan's card, now hers, is never said
+    assert session.operator.asked[-1] == ("nuit 1", "servante")
+
+
+def test_the_card_is_said_once_the_servante_has_declined() -> None:
+    operator = [("voyante", "Ana"), ("loup", "Eva"), ("servante", None)]
+    session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[ids(speaker).index("morning") + 1] == "Les loups-garous ont dévoré Eva, qui était villageois."
+
+
+def test_annule_after_the_captains_election_says_who_is_taken_back() -> None:
+    voices = ["dan est élu capitaine", "oui", "annule", "eva est élue capitaine", "oui", "on vote"]
+    session, speaker = table(NIGHT_1, voices, captain=True)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    at = texts.index("J'annule : Dan.")
+    assert texts[at + 1] == texts[texts.index("J'ai compris : Dan. C'est bien ça ?") - 1]  # the question again
+    assert "Le village élit Eva capitaine." in texts and "Le village élit Dan capitaine." in texts
+    assert texts.count("Le village élit Eva capitaine.") == 1
+
+
+def test_a_hunter_aiming_at_his_beloved_hears_no_reason() -> None:
+    """RULINGS thiercelieux 19: "refusals the table may hear name public facts only"."""
+    deal = ("loup", "loup", "voyante", "sorciere", "chasseur", "cupidon", "villageois", "villageois")
+    night = [("cupidon", ["Eva", "Gus"]), ("voyante", "Ana"), ("loup", "Eva")]
+    night += [("sorciere", {"heal": False, "poison": None})]
+    session, speaker = table(night, ["je tire sur gus", "je tire sur ana", "oui"], deal=deal)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    refused = texts.index(load_prompts().text("choice_refused", target="Gus"))  # no reason: the lovers are a secret
+    assert not any("amour" in t for t in texts[refused - 2 : refused + 3])
+    assert any("pas Gus, son amour" in s for s in session.operator.shown)
