@@ -184,6 +184,11 @@ def _parser() -> argparse.ArgumentParser:
     download = model_sub.add_parser("download", help="télécharger le petit modèle vosk d'une langue (fr)")
     download.add_argument("lang", metavar="LANGUE", nargs="?", default="fr", help="la langue (défaut : fr)")
     download.set_defaults(run=_download)
+    model_check = model_sub.add_parser("check", help="les mots des grammaires que le modèle installé ne connaît pas")
+    model_check.add_argument(
+        "--model", metavar="DOSSIER", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)"
+    )
+    model_check.set_defaults(run=_model_check)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
     parse.add_argument("--game", metavar="JEU", required=True, help="onuw, poudlard ou thiercelieux")
     parse.add_argument("--players", metavar="NOMS", required=True, help="les noms des joueurs : Alice,Bob,…")
@@ -342,9 +347,11 @@ def _checked(kind: str, text: str, file: str) -> str:
         calls = len(load_narration_script(text, file).calls)
         return f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
     if kind == "phrasebook":
+        from narrator.listen.ear_words import load_ear_words
         from narrator.listen.french import load_phrasebook
 
         book = load_phrasebook(text, file)
+        load_ear_words(text, file)  # its go_on and respell sections, for the recognizer
         return f"vocabulaire d'écoute, {len(book.blocks)} groupes de phrases"
     if kind == "prompts":
         from narrator.script.prompts import parse_prompts
@@ -501,6 +508,22 @@ def _parse(args: argparse.Namespace) -> int:
     commands = Parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
+    return 0
+
+
+def _model_check(args: argparse.Namespace) -> int:
+    from narrator.listen.ear import ModelError
+    from narrator.listen.model import find_model, load_model
+    from narrator.listen.model_check import report
+
+    try:
+        path = find_model(args.model)
+        lines = report(load_model(path), str(path))
+        for line in lines:
+            print(line)
+    except ModelError as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -19,6 +19,7 @@ from rapidfuzz import fuzz, process
 from text_to_num import alpha2digit
 
 from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
+from narrator.listen.ear_words import SECTIONS as EAR_SECTIONS  # read by the recognizer's side, not here
 from narrator.resources import data_dir
 from narrator.script.classic import GAME as GAME_CLASSIC
 from narrator.script.classic import load_classic
@@ -223,7 +224,7 @@ class _Checker:
             self.fail((), "attendu : un dictionnaire")
             return
         for key in self.data:
-            if key not in self.KEYS:
+            if key not in self.KEYS and key not in EAR_SECTIONS:
                 self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS)}", at_key=True)
         for key in self.KEYS:
             if key not in self.data:

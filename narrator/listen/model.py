@@ -21,9 +21,10 @@ from .ear import ModelError
 
 ENV = "NARRATOR_VOSK_MODEL"
 MODELS = {"fr": "vosk-model-small-fr-0.22"}  # language -> the small model, the only kind that takes a grammar
-# Trailing silence that ends an utterance. Models ship 0.5: text came 0.92 s after the end of
-# speech (p50, Korean model, benchmarks/listen.py), 0.68 s with 0.3 and 9-frame chunks.
-END_S = 0.3
+# Trailing silence after which vosk ends an utterance: the models' own 0.5. A complete command
+# ends sooner, on the partial result (narrator/listen/endpoint.py); this is the room left to a
+# sentence still going (« Paul et Zoé contre Max… et Léo aussi »): 0.3 cut a 0.3 s pause.
+END_S = 0.5
 LIST_URL = "https://alphacephei.com/vosk/models"
 FRAMES_PER_CHUNK = 9  # see tuned_conf
 OVERLAY_VERSION = 1  # bump when the overlay's layout or conf changes

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir
+from narrator.script.announce import Line
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished
 from narrator.table.settings import load_settings, save_settings
 from narrator.table.setup import SetupError, Table, build_table
@@ -248,12 +249,38 @@ def run(
         clock=io.clock,  # type: ignore[arg-type]
         parser=parser,
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
-        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        phrases=cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True))),
         journal=journal,
         keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         tune=tuner(options.voice, spoken),
     )
-    return guarded(lambda: session.run(narration, events), journal, io)
+    warnings = unheard_lines(io.ear, table)
+
+    def game() -> object:
+        if warnings:  # before the legend: what to say for a character the model cannot hear
+            spoken.tell(*warnings)
+        return session.run(narration, events)
+
+    return guarded(game, journal, io)
+
+
+def heard_phrases(ear: object, table: Table, said: list[str]) -> list[str]:
+    """A phase grammar, with the respellings the speech model hears of the characters it cannot hear."""
+    from narrator.listen.heard import with_respellings
+    from narrator.listen.vosk_ear import VoskEar
+
+    return with_respellings(ear.model, table.script.rules.game, said) if isinstance(ear, VoskEar) else said
+
+
+def unheard_lines(ear: object, table: Table) -> list[Line]:
+    """For each character in play the speech model cannot hear, what to say instead (none without vosk)."""
+    from narrator.listen.heard import unheard_in_play
+    from narrator.listen.vosk_ear import VoskEar
+
+    if not isinstance(ear, VoskEar):
+        return []
+    said = unheard_in_play(ear.model, table.script, table.roles, table.legend)
+    return [Line(f"unheard_{n}", text) for n, text in enumerate(said)]
 
 
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
