@@ -63,7 +63,10 @@ def journal_of(record: dict) -> list[dict]:
         def journaled(method: str, decider=decider, label=phase.label):
             def answer(ask):
                 value = answer_of(phases, seen, ask, label)
-                events.append({"type": "answer", "phase": label, "key": ask.key, "value": value, "field": ask.field})
+                events.append(
+                    {"type": "answer", "phase": label, "key": ask.key, "value": value, "by": "operator"}
+                    | {"field": ask.field, "many": ask.many}
+                )
                 return getattr(decider, method)(ask)
 
             return answer

@@ -10,16 +10,27 @@ the cards, what each player was told, the face-up card) deep-copied before every
 sharing does. It is the engine's own code with its two state-changing methods wrapped, so both
 figures resolve exactly the same games.
 
-Run: python benchmarks/resolve.py [--records N]
+Long inputs, read as a stream (`narrator resolve FILE`, a process of its own, its output to /dev/null):
+100,000 one-night records as JSON Lines (one record a line), and a YAML list of 10,000 records; the
+seconds each takes and the most memory the process held.
+
+Run: python benchmarks/resolve.py [--records N] [--lines 100000] [--yaml 10000]
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
 import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+import yaml
 
 from narrator.resolve import resolve_record
 from narrator.rules import powers
@@ -71,7 +82,14 @@ def naive_rate(records: list[dict]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=20000)
+    parser.add_argument("--lines", type=int, default=100_000, help="records of the JSON Lines file")
+    parser.add_argument("--yaml", type=int, default=10_000, help="records of the YAML list")
+    parser.add_argument("--write-inputs", nargs=3, metavar=("DIR", "LINES", "YAML"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write_inputs:
+        write_inputs(args.write_inputs[0], int(args.write_inputs[1]), int(args.write_inputs[2]))
+        return
+    streams(args.lines, args.yaml)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     records = make_records(args.records)
@@ -82,6 +100,37 @@ def main() -> None:
     print(f"narrator resolve: {ours:,.0f} records/s")
     print(f"naive baseline (whole state deep-copied at every change): {naive:,.0f} records/s")
     print(f"ratio: {ours / naive:.1f}x")
+
+
+def streams(lines: int, listed: int) -> None:
+    """`narrator resolve` on a long JSON Lines file and a long YAML list: seconds and peak memory."""
+    with tempfile.TemporaryDirectory() as folder:
+        # the inputs are written by a process of their own: a child forked from a parent that holds
+        # them would count the parent's memory as its own
+        subprocess.run([sys.executable, __file__, "--write-inputs", folder, str(lines), str(listed)], check=True)
+        jsonl, listing = Path(folder) / "records.jsonl", Path(folder) / "records.yaml"
+        for path, what in ((jsonl, f"{lines:,} records, JSON Lines"), (listing, f"a YAML list of {listed:,} records")):
+            seconds, peak_mb = _resolve_file(path)
+            size = path.stat().st_size / 2**20
+            print(f"narrator resolve, {what} ({size:.0f} MB): {seconds:.1f} s, {peak_mb:.0f} MB at most")
+
+
+def write_inputs(folder: str, lines: int, listed: int) -> None:
+    records = make_records(max(lines, listed), seed=7)
+    with open(Path(folder) / "records.jsonl", "w", encoding="utf-8") as out:
+        out.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in records[:lines])
+    with open(Path(folder) / "records.yaml", "w", encoding="utf-8") as out:
+        yaml.safe_dump(records[:listed], out, allow_unicode=True, sort_keys=False)
+
+
+def _resolve_file(path: Path) -> tuple[float, float]:
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as nowhere:
+        child = subprocess.Popen([sys.executable, "-m", "narrator", "resolve", str(path)], stdout=nowhere)
+        _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 0, f"narrator resolve {path}: exit {child.returncode}"
+    return time.perf_counter() - start, usage.ru_maxrss / 1024
 
 
 if __name__ == "__main__":

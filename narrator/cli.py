@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,24 +23,68 @@ GAMES = ("onuw", "poudlard", "thiercelieux")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for arg in argv:
+        if not _is_text(arg):
+            return _fail(f"argument illisible (octets qui ne sont pas de l'UTF-8) : {os.fsencode(arg)!r}")
     with in_french():  # argparse's own words too: « utilisation », its errors
         args = _parser().parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
+    from narrator.table.journal import JournalError
     from narrator.table.setup import SetupError
 
     try:
-        return args.run(args)
-    except (BadInput, SetupError) as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        code = args.run(args)
+        try:
+            sys.stdout.flush()  # a full disk behind stdout is said here, not at exit
+        except OSError as exc:
+            raise OSError(exc.errno, f"sortie standard : écriture impossible ({exc.strerror})") from None
+        return code
+    except (BadInput, SetupError, JournalError) as exc:
+        return _fail(str(exc))
     except KeyboardInterrupt:
-        print("narrator: interrompu.", file=sys.stderr)
+        _fail("interrompu.")
         return 130
     except BrokenPipeError:
         # the reader went away (`narrator resolve … | head`): no traceback at exit either
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as exc:  # a folder or file the program needs, unusable
+        _silence_stdout()
+        what = exc.strerror or str(exc)
+        return _fail(
+            f"{exc.filename} : {what}"
+            if exc.filename
+            else what
+            if "sortie" in what
+            else f"écriture impossible ({what})"
+        )
+
+
+def _is_text(arg: str) -> bool:
+    """Whether an argument came as UTF-8 (Python keeps other bytes as lone surrogates)."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _fail(message: str) -> int:
+    """One French line on stderr (if stderr can take it), and the exit status of bad input."""
+    try:
+        print(f"narrator: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+    return EXIT_BAD_INPUT
+
+
+def _silence_stdout() -> None:
+    """Stdout could not be written: what is left in its buffer goes nowhere rather than fail at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class BadInput(Exception):
@@ -138,6 +184,11 @@ def _parser() -> argparse.ArgumentParser:
     download = model_sub.add_parser("download", help="télécharger le petit modèle vosk d'une langue (fr)")
     download.add_argument("lang", metavar="LANGUE", nargs="?", default="fr", help="la langue (défaut : fr)")
     download.set_defaults(run=_download)
+    model_check = model_sub.add_parser("check", help="les mots des grammaires que le modèle installé ne connaît pas")
+    model_check.add_argument(
+        "--model", metavar="DOSSIER", help="dossier du modèle vosk (sinon $NARRATOR_VOSK_MODEL, puis le cache de vosk)"
+    )
+    model_check.set_defaults(run=_model_check)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
     parse.add_argument("--game", metavar="JEU", required=True, help="onuw, poudlard ou thiercelieux")
     parse.add_argument("--players", metavar="NOMS", required=True, help="les noms des joueurs : Alice,Bob,…")
@@ -202,48 +253,55 @@ def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> N
 
 
 def _read(name: str) -> tuple[str, str]:
-    if name == "-":
-        return sys.stdin.read(), "<stdin>"
-    path = Path(name)
+    """A text file (`-`: stdin), at most `MAX_TEXT_BYTES`; `BadInput` when it cannot be read as UTF-8."""
+    from narrator.resources import MAX_TEXT_BYTES, read_bounded
+
     try:
-        return path.read_text(encoding="utf-8"), name
+        data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1) if name == "-" else read_bounded(name)
     except FileNotFoundError:
         raise BadInput(f"{name} : fichier introuvable") from None
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
-    except UnicodeDecodeError as exc:
-        before = exc.object[: exc.start]
-        line, column = before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
-        raise BadInput(
-            f"{name}:{line}:{column}: ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})"
-        ) from None
     except OSError as exc:
         raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    file = "<stdin>" if name == "-" else name
+    if len(data) > MAX_TEXT_BYTES:
+        raise BadInput(f"{file} : plus de {MAX_TEXT_BYTES // 2**20} Mo : trop grand pour un script de jeu")
+    try:
+        return data.decode("utf-8"), file
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line, column = before.count(b"\n") + 1, exc.start - (before.rfind(b"\n") + 1) + 1
+        raise BadInput(f"{file}:{line}:{column}: ce n'est pas du texte UTF-8 (octet 0x{data[exc.start]:02x})") from None
 
 
 def _resolve(args: argparse.Namespace) -> int:
-    from narrator.resolve import resolve_record
-    from narrator.rules.errors import RecordError
+    import shutil
 
-    text, file = _read(args.file)
+    from narrator.records import InputError
+    from narrator.resolve import resolve_stream
+
+    name = args.file
     try:
-        doc = load_marked(text, file)
-    except YamlError as exc:
-        raise BadInput(str(exc.problems[0])) from None
-    records = doc.data if isinstance(doc.data, list) else [doc.data]
-    results = []
-    for i, record in enumerate(records):
-        prefix = (i,) if isinstance(doc.data, list) else ()
-        try:
-            results.append(resolve_record(record))
-        except RecordError as exc:
-            line, column = doc.where(prefix + exc.path)
-            rid = record.get("id") if isinstance(record, dict) else None
-            name = f"« {rid} »" if rid is not None else f"n° {i + 1}"
-            raise BadInput(f"{file}:{line}:{column}: enregistrement {name} : {exc}") from None
-    out = results if isinstance(doc.data, list) else results[0]
-    json.dump(out, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+        stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed below)
+    except FileNotFoundError:
+        raise BadInput(f"{name} : fichier introuvable") from None
+    except IsADirectoryError:
+        raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
+    except OSError as exc:
+        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    try:
+        with stream:
+            out = resolve_stream(stream, "<stdin>" if name == "-" else name)
+    except InputError as exc:
+        raise BadInput(str(exc)) from None
+    except IsADirectoryError:
+        raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
+    except OSError as exc:
+        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+    with out:
+        sys.stdout.flush()
+        shutil.copyfileobj(out, sys.stdout.buffer)
     return 0
 
 
@@ -289,9 +347,11 @@ def _checked(kind: str, text: str, file: str) -> str:
         calls = len(load_narration_script(text, file).calls)
         return f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
     if kind == "phrasebook":
+        from narrator.listen.ear_words import load_ear_words
         from narrator.listen.french import load_phrasebook
 
         book = load_phrasebook(text, file)
+        load_ear_words(text, file)  # its go_on and respell sections, for the recognizer
         return f"vocabulaire d'écoute, {len(book.blocks)} groupes de phrases"
     if kind == "prompts":
         from narrator.script.prompts import parse_prompts
@@ -314,10 +374,15 @@ def _options(args: argparse.Namespace):
     return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
 
 
+def _names(text: str) -> list[str]:
+    """A comma-separated list as typed, each item trimmed and in one Unicode form (NFC)."""
+    return [unicodedata.normalize("NFC", item.strip()) for item in text.split(",")]
+
+
 def _table(args: argparse.Namespace):
     from narrator.table.setup import build_table
 
-    players = [p.strip() for p in args.players.split(",")]
+    players = _names(args.players)
     roles = _cards(args.game, args.roles) if args.roles is not None else None
     return build_table(args.game, players, roles, args.scenario, args.minutes, args.first_game, not args.no_legend)
 
@@ -350,8 +415,7 @@ def _classic_night(args: argparse.Namespace) -> list:
 
     if args.players is None or args.roles is None:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
-    players = [p.strip() for p in args.players.split(",")]
-    record = check_deal(players, _cards("thiercelieux", args.roles))
+    record = check_deal(_names(args.players), _cards("thiercelieux", args.roles))
     return load_narration().night_steps(set(record.roles), 1)
 
 
@@ -375,7 +439,7 @@ def _play_classic(args: argparse.Namespace) -> int:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
     if args.scenario is not None:
         raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
-    players = [p.strip() for p in args.players.split(",")]
+    players = _names(args.players)
     roles = _cards("thiercelieux", args.roles)
     extra = _cards("thiercelieux", args.extra) if args.extra else None
     groups = None
@@ -385,7 +449,7 @@ def _play_classic(args: argparse.Namespace) -> int:
             name, _, group = item.partition("=")
             if not group.strip().isdigit():
                 raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
-            groups[name.strip()] = int(group)
+            groups[unicodedata.normalize("NFC", name.strip())] = int(group)
     return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal, extra, groups)
 
 
@@ -435,13 +499,31 @@ def _demo(args: argparse.Namespace) -> int:
 def _parse(args: argparse.Namespace) -> int:
     from narrator.listen.commands import GAMES
     from narrator.listen.french import Parser
+    from narrator.table.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    players = [p for p in _names(args.players) if p]
+    check_names(args.game, players)
     commands = Parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
+    return 0
+
+
+def _model_check(args: argparse.Namespace) -> int:
+    from narrator.listen.ear import ModelError
+    from narrator.listen.model import find_model, load_model
+    from narrator.listen.model_check import report
+
+    try:
+        path = find_model(args.model)
+        lines = report(load_model(path), str(path))
+        for line in lines:
+            print(line)
+    except ModelError as exc:
+        print(f"narrator: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

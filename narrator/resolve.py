@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from collections.abc import Mapping
+from typing import IO, BinaryIO
 
 from narrator.explain import say
+from narrator.records import InputError, Item, read_records
 from narrator.rules import resolve
 from narrator.rules.classic.engine import play
 from narrator.rules.classic.model import Power, Rules, State
 from narrator.rules.classic.record import parse_record
 from narrator.rules.errors import RecordError, missing
+from narrator.rules.names import parse_id
 from narrator.rules.record import parse_game
 from narrator.script import classic
 from narrator.script.game import ONE_NIGHT_GAMES, load_game
@@ -47,6 +52,40 @@ def resolve_record(raw: object) -> dict:
     if rules.reveals:
         out["visible"] = outcome.night.visible
     return out
+
+
+def resolve_stream(stream: BinaryIO, file: str) -> IO[bytes]:
+    """Every record of `stream` resolved, one at a time; their outputs as JSON (a list for a list, one
+    line each for JSON Lines) in a temporary file, read from its start: nothing is printed before every
+    record is known to be right. `InputError` (one French line, file:line:column) otherwise."""
+    records = read_records(stream, file)
+    out = tempfile.SpooledTemporaryFile(max_size=32 * 2**20)  # noqa: SIM115 (returned open)
+    between = {"list": b", ", "lines": b"\n", "one": b""}[records.shape]
+    count = 0
+    for item in records.items:
+        try:
+            result = resolve_record(item.data)
+            text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        except RecordError as exc:
+            raise InputError(_located(file, item, exc.path, str(exc))) from None
+        except (ValueError, UnicodeEncodeError):  # NaN, infinity or a lone surrogate somewhere in the record
+            raise InputError(_located(file, item, (), "une valeur qui ne s'écrit pas en JSON")) from None
+        out.write((between if count else b"[" if records.shape == "list" else b"") + text)
+        count += 1
+    out.write(b"[]\n" if records.shape == "list" and not count else b"]\n" if records.shape == "list" else b"\n")
+    out.seek(0)
+    return out
+
+
+def _located(file: str, item: Item, path: tuple[object, ...], message: str) -> str:
+    line, column = item.where(path)
+    try:
+        rid = parse_id(item.data)
+    except RecordError:
+        rid = None
+    number = (item.index or 0) + 1
+    name = f"« {rid} »" if rid is not None else f"n° {number}"
+    return f"{file}:{line}:{column}: enregistrement {name} : {message}"
 
 
 def _known_roles(rules: Rules, state: State) -> dict[str, str]:

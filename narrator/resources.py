@@ -1,7 +1,10 @@
-"""Where the shipped YAML lives: inside the installed package, or beside it in a source checkout."""
+"""Where the shipped YAML lives (inside the installed package, or beside it in a source checkout), and
+the user's own folders (cache, settings, journals)."""
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -13,3 +16,29 @@ def data_dir(name: str) -> Path:
     if installed.is_dir():
         return installed
     return _PACKAGE.parent / name
+
+
+def user_folder(variable: str, under_home: str) -> Path:
+    """$VARIABLE (an XDG folder) if it is an absolute path, else ~/UNDER_HOME. An `OSError` with a French
+    message when the home folder is unknown (HOME empty or relative): never a folder under « / »."""
+    value = os.environ.get(variable, "")
+    if os.path.isabs(value):
+        return Path(value)
+    home = os.environ.get("HOME")
+    if home is None:
+        home = str(Path.home())  # no HOME at all: the account's folder
+    if not os.path.isabs(home):
+        raise OSError(errno.ENOENT, f"dossier personnel inconnu (vide ou relatif) ; donnez ${variable}", "$HOME")
+    return Path(home) / under_home
+
+
+MAX_TEXT_BYTES = 16 * 2**20  # a script, a voice profile, an answer script: a few kB; /dev/zero stops here
+
+
+def read_bounded(path: str | Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """A small file's bytes; an `OSError` (French) past `limit` rather than memory without end."""
+    with open(path, "rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"plus de {limit // 2**20} Mo : trop grand", str(path))
+    return data

@@ -153,7 +153,7 @@ def test_render_writes_the_wav_and_prints_a_timeline_that_matches_its_audio(tmp_
         ),
         (
             ["onuw", "--players", "Ana,Ana,Cleo", "--roles", "loup,loup,voyante,voleur,villageois,villageois"],
-            "--players : attendu : des noms tous différents ; trouvé : Ana",
+            "--players : attendu : des noms tous différents (« Ana » est déjà à la table) ; trouvé : Ana",
         ),
         (
             ["poudlard", "--players", "Ana,,Cleo", "--roles", "mangemort,eleve,eleve,eleve,harry,ron"],

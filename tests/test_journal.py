@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import journal_rig
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -184,3 +185,180 @@ def test_any_payload_is_an_event_or_one_french_sentence(kind, fields) -> None:
         ev.check({**fields, "type": kind})
     except ev.EventError as exc:
         assert "\n" not in str(exc) and str(exc)
+
+
+# -- a file that survives any cut ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """Each family's whole scripted game: its journal's bytes and what it confirmed."""
+    tmp = tmp_path_factory.mktemp("whole")
+    return {name: journal_rig.whole_game(family, tmp) for name, family in journal_rig.FAMILIES.items()}
+
+
+@pytest.fixture
+def state(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("NARRATOR_STATE_DIR", str(tmp_path / "games"))
+    monkeypatch.setenv("PULSE_SERVER", "unix:/nonexistent")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_journal_cut_anywhere_in_its_last_three_lines_resumes_to_one_end(games, state, name) -> None:
+    # the full sweep, every offset: benchmarks/journal_faults.py
+    data, whole = games[name]
+    offsets = journal_rig.cut_offsets(data)
+    sample = offsets[::29] + [offsets[-1], len(data) - len(data.split(b"\n")[-2]) - 1]  # + newline only, + line start
+    for offset in sample:
+        assert journal_rig.after_cut(journal_rig.FAMILIES[name], state, data, whole, offset) == [], offset
+
+
+def test_a_cut_line_is_taken_out_its_bytes_kept_aside(games, state) -> None:
+    data, _ = games["poudlard"]
+    path = state / "cut.jsonl"
+    path.write_bytes(data[:-20])
+    family = journal_rig.FAMILIES["poudlard"]
+    run = family.resume(state, path)
+    lines = data.split(b"\n")
+    side = state / f"cut.jsonl.ligne-{len(lines) - 1}.ecartee"
+    assert run.code == 0 and f"Les octets écartés sont gardés dans {side}." in run.out
+    assert side.read_bytes() == lines[-2][:-19]
+    assert path.read_bytes().startswith(b"\n".join(lines[:-2]) + b"\n")
+
+
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_failed_open_write_or_fsync_is_one_french_line_and_the_game_resumes(games, state, name) -> None:
+    # the disk full at any moment; the full sweep, every call: benchmarks/journal_faults.py
+    family = journal_rig.FAMILIES[name]
+    _, whole = games[name]
+    _, counted = journal_rig.with_fault(lambda: family.play(state, state / "count.jsonl"), None)
+    assert counted.calls > 100
+    for fail_at in range(1, counted.calls + 1, 23):
+        problems, failed = journal_rig.after_fault(family, state, whole, fail_at)
+        assert problems == [], (fail_at, failed)
+
+
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_failed_open_write_or_fsync_while_resuming_is_one_french_line(games, state, name) -> None:
+    # a read-only journal, a full disk while the cut line is taken out or the old version rewritten
+    family = journal_rig.FAMILIES[name]
+    data, whole = games[name]
+    begun = b"".join(line + b"\n" for line in data.split(b"\n")[:5]) + b'{"type": "vo'
+    (state / "count.jsonl").write_bytes(begun)
+    _, counted = journal_rig.with_fault(lambda: family.resume(state, state / "count.jsonl"), None)
+    assert counted.calls > 20
+    for fail_at in [*range(1, 8), *range(8, counted.calls + 1, 17)]:
+        problems, failed = journal_rig.after_fault(family, state, whole, fail_at, begun)
+        assert problems == [], (fail_at, failed)
+
+
+# -- damaged, duplicated, swapped, foreign and edited lines --------------------------------------
+
+
+def edited(games, state, edit) -> tuple[Path, list[bytes]]:
+    data, _ = games["thiercelieux"]
+    lines = data.split(b"\n")[:-2]  # the game before its outcome
+    path = state / "edited.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in edit(lines)))
+    return path, lines
+
+
+@pytest.mark.parametrize(
+    "edit, line, why",
+    [
+        (lambda ls: ls[:4] + [b'{"type": "answer", "pha'] + ls[5:], 5, "JSON invalide"),
+        (lambda ls: ls[:6] + [ls[6].replace(b'"Eva"', b'"\xff"')] + ls[7:], 7, "UTF-8"),  # the wolves' answer
+        (lambda ls: ls[:5] + [ls[4]] + ls[5:], 6, "numéro de ligne 5 ; attendu : 6"),  # duplicated
+        (lambda ls: ls[:3] + [ls[4], ls[3]] + ls[5:], 4, "numéro de ligne 5 ; attendu : 4"),  # swapped
+        (lambda ls: ls[:3] + ls[4:], 4, "numéro de ligne 5 ; attendu : 4"),  # dropped
+        (lambda ls: ls[:3] + [ls[0]] + ls[4:], 4, "un second en-tête"),  # foreign
+        (lambda ls: ls[:3] + [ls[3].replace(b'"by": "operator"', b'"by": 3')] + ls[4:], 4, "« by » : attendu"),
+    ],
+    ids=["cut", "not-utf8", "duplicated", "swapped", "dropped", "foreign", "edited"],
+)
+def test_a_damaged_line_in_the_middle_is_refused_with_its_number(games, state, edit, line, why) -> None:
+    path, _ = edited(games, state, edit)
+    before = path.read_bytes()
+    run = journal_rig.FAMILIES["thiercelieux"].resume(state, path)
+    assert run.code == 2 and run.out.count("narrator: ") == 1, run.out
+    assert f"{path}:{line}: ligne illisible" in run.out and why in run.out and f"--avant-ligne {line}" in run.out
+    assert path.read_bytes() == before  # nothing truncated silently
+
+
+def test_avant_ligne_resumes_from_the_lines_before_a_damaged_one(games, state) -> None:
+    path, lines = edited(games, state, lambda ls: ls[:6] + [b"\x00\x00garbage"] + ls[7:])
+    family = journal_rig.FAMILIES["thiercelieux"]
+    _, events, _ = read_journal(path, before_line=7)
+    typed, said = family.inputs(events)
+    run = journal_rig.run_cli(family.argv(state, path, said, True)[:2] + ["--avant-ligne", "7"] +
+                              family.argv(state, path, said, True)[2:], typed)  # fmt: skip
+    assert run.code == 0, run.out
+    assert f"{path}:7: la partie reprend des 6 premières lignes" in run.out
+    assert (state / "edited.jsonl.ligne-7.ecartee").read_bytes().startswith(b"\x00\x00garbage\n" + lines[7])
+    assert family.confirmed(path) == games["thiercelieux"][1]
+
+
+def test_an_answer_edited_into_one_the_rules_refuse_is_refused(games, state) -> None:
+    path, lines = edited(games, state, lambda ls: ls)
+    first = next(i for i, line in enumerate(lines) if b'"type": "answer"' in line)  # the voyante's look at Ana
+    edit = lines[:first] + [lines[first].replace(b'"value": "Ana"', b'"value": "Zoe"')] + lines[first + 1 :]
+    path.write_bytes(b"".join(line + b"\n" for line in edit))
+    run = journal_rig.FAMILIES["thiercelieux"].resume(state, path)
+    assert run.code == 2 and "réponse du journal refusée" in run.out and run.out.count("narrator: ") == 1, run.out
+
+
+def test_a_header_edited_into_a_table_the_game_refuses_is_refused(games, state) -> None:
+    data, _ = games["poudlard"]
+    header = json.loads(data.split(b"\n")[0])
+    path = state / "one.jsonl"
+    path.write_text(json.dumps({**header, "players": ["Ana"]}) + "\n", encoding="utf-8")
+    run = journal_rig.FAMILIES["poudlard"].resume(state, path)
+    assert (
+        run.code == 2
+        and run.out
+        == f"narrator: {path} : en-tête de journal refusé : --roles : attendu : 4 cartes pour 1 joueurs (joueurs + 3) ; trouvé : 7\n"
+    )
+
+
+# -- one writer ----------------------------------------------------------------------------------
+
+
+def test_a_second_writer_is_refused_while_a_game_holds_its_journal(state) -> None:
+    path = state / "j.jsonl"
+    journal = Journal.create(ONENIGHT, path)
+    with pytest.raises(JournalError, match="déjà utilisé par une autre partie"):
+        Journal.resume(path)
+    run = journal_rig.FAMILIES["poudlard"].resume(state, path)
+    assert run.code == 2 and "déjà utilisé par une autre partie en cours" in run.out
+    journal.append({"type": "night_done"})
+    journal.close()
+    Journal.resume(path)[0].close()  # free again
+
+
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_new_game_refuses_an_existing_journal_and_leaves_it_as_it_was(games, state, name) -> None:
+    path = state / "existing.jsonl"
+    path.write_bytes(games[name][0][:-30])
+    run = journal_rig.FAMILIES[name].play(state, path)
+    assert run.code == 2 and "ce fichier existe déjà" in run.out
+    assert path.read_bytes() == games[name][0][:-30]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (["--ear", "script:/nonexistent/voix.txt"], "/nonexistent/voix.txt"),
+        (["--wav", "/nonexistent/x.wav"], "/nonexistent/x.wav : écriture impossible"),
+        (["--voice", "nulle-part"], "nulle-part"),
+    ],
+)
+@pytest.mark.parametrize("name", sorted(journal_rig.FAMILIES))
+def test_a_table_that_cannot_start_leaves_no_journal(state, name, change, message) -> None:
+    family = journal_rig.FAMILIES[name]
+    path = state / "new.jsonl"
+    typed, said = family.inputs(None)
+    run = journal_rig.run_cli(family.argv(state, path, said, False) + change, typed)
+    assert run.code == 2 and message in run.out and run.out.count("narrator: ") == 1, run.out
+    assert not path.exists()

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from narrator.listen.endpoint import command_is_complete
 from narrator.listen.model import check_names, known_words, load_model, tuned_model
 from narrator.listen.simple_ears import WavEar, read_pcm
 from narrator.listen.vosk_ear import PARTIAL_LAG_S, VoskEar, decode, grammar_json, new_recognizer
@@ -157,3 +158,63 @@ def test_the_model_is_used_through_a_tuned_overlay_and_left_untouched(model_dir:
     assert "--endpoint.rule2.min-trailing-silence=0.25" in conf and conf.count("rule2") == 1
     assert (overlay / "am").resolve() == (model_dir / "am").resolve()
     assert (model_dir / "conf" / "model.conf").read_bytes() == original
+
+
+def _known(text: str) -> list[str]:
+    """A parser for these tests: a turn of known words is one command."""
+    said = text.split()
+    return ["command"] if said and all(w in WORDS for w in said) else []
+
+
+def test_a_complete_command_ends_soon_after_speech_vosk_alone_later(ear, clips):
+    # the same word twice: once on vosk's own end-point, once on the partial result
+    lags = {}
+    for way, complete in (("vosk", None), ("partial", command_is_complete(_known, frozenset()))):
+        player = say(clips["영희"])
+        heard = ear.listen_for(WORDS, 5.0, complete)
+        lags[way] = time.monotonic() - heard.ended_at
+        player.wait()
+        assert heard.text == "영희"
+    # vosk's word end comes before the energy's (benchmarks/listen.py measures from the energy)
+    assert lags["partial"] < 0.5, lags
+    assert lags["vosk"] > lags["partial"] + 0.3, lags
+
+
+def _spoken(*parts: str | float) -> tuple[list[bytes], int]:
+    """Words (espeak-ng, without its own trailing silence) and pauses in seconds, as 50 ms blocks."""
+    import numpy as np
+
+    pieces, rate = [], 22050
+    for part in parts:
+        if isinstance(part, str):
+            pcm = subprocess.run(["espeak-ng", "-v", "ko", "--stdout", part], check=True, capture_output=True).stdout
+            samples = np.frombuffer(pcm[44:], "<i2")  # espeak-ng's WAV header is 44 bytes, 22050 Hz
+            loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
+            pieces.append(samples[loud[0] : loud[-1] + 1])
+        else:
+            pieces.append(np.zeros(round(rate * part), np.int16))
+    pcm = np.concatenate(pieces).astype("<i2").tobytes()
+    step = 2 * (rate // 20)
+    return [pcm[i : i + step] for i in range(0, len(pcm), step)], rate
+
+
+def test_an_unfinished_command_is_not_cut_at_a_pause(model):
+    # « 민수 노래 » [0.3 s] « 영희 »: with « 노래 » a word after which people go on (like « et »),
+    # the pause does not end the sentence; were « 민수 노래 » complete, the same pause would
+    blocks, rate = _spoken(0.5, "민수 노래", 0.3, "영희", 2.0)
+    going_on = command_is_complete(_known, frozenset({"노래"}))
+    found = decode(new_recognizer(model, WORDS, rate), blocks, rate, 3.0, complete=going_on)
+    assert found is not None and found.text == "민수 노래 영희"
+    cut = decode(
+        new_recognizer(model, WORDS, rate), blocks, rate, 3.0, complete=command_is_complete(_known, frozenset())
+    )
+    assert cut is not None and cut.text == "민수 노래"
+
+
+def test_a_sentence_said_in_one_breath_is_not_cut_at_its_first_complete_words(model):
+    # every prefix of « 민수 영희 지수 » is a command here, as « Paul et Zoé contre Max » is before « et Léo aussi »
+    blocks, rate = _spoken(0.5, "민수 영희 지수", 2.0)
+    found = decode(
+        new_recognizer(model, WORDS, rate), blocks, rate, 3.0, complete=command_is_complete(_known, frozenset())
+    )
+    assert found is not None and found.text == "민수 영희 지수"

@@ -678,10 +678,16 @@ def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> 
     [
         (
             ("thiercelieux", "--players", "Ana,Ben,Cleo,!!!", "--roles", "loup,voyante,villageois,villageois"),
-            "illisible",
+            "au moins une lettre",
         ),
-        (("thiercelieux", "--players", "Zoé,Zoe,Cleo,Dan", "--roles", "loup,voyante,villageois,villageois"), "pareil"),
-        (("poudlard", "--players", "Ana,Ben,!!!", "--roles", "mangemort,mangemort,harry,eleve,eleve,ron"), "illisible"),
+        (
+            ("thiercelieux", "--players", "Zoé,Zoe,Cleo,Dan", "--roles", "loup,voyante,villageois,villageois"),
+            "« Zoé » est déjà à la table",
+        ),
+        (
+            ("poudlard", "--players", "Ana,Ben,!!!", "--roles", "mangemort,mangemort,harry,eleve,eleve,ron"),
+            "au moins une lettre",
+        ),
     ],
 )
 def test_names_the_narrator_cannot_tell_apart_are_refused_before_the_game(tmp_path: Path, table, message) -> None:

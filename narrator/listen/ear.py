@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -27,6 +27,14 @@ class Ear(Protocol):
 
     def close(self) -> None:
         """Release the microphone, the file or the stream."""
+
+
+@runtime_checkable
+class EndsOnCommand(Protocol):
+    """An ear that can end an utterance as soon as it is a complete command, not only after a long silence."""
+
+    def listen_for(self, phrases: Sequence[str], timeout_s: float, complete: Callable[[str], bool]) -> Heard | None:
+        """`Ear.listen`; `complete(text)` says whether the words heard so far are a whole command."""
 
 
 class ListenError(Exception):

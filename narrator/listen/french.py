@@ -19,6 +19,7 @@ from rapidfuzz import fuzz, process
 from text_to_num import alpha2digit
 
 from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
+from narrator.listen.ear_words import SECTIONS as EAR_SECTIONS  # read by the recognizer's side, not here
 from narrator.resources import data_dir
 from narrator.script.classic import GAME as GAME_CLASSIC
 from narrator.script.classic import load_classic
@@ -107,7 +108,6 @@ class Phrasebook:
     scenarios: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> scenario id -> aliases
     day_words: Mapping[str, tuple[str, ...]]  # kind (DAY_KINDS) -> the words of that kind
     decoy_names: tuple[str, ...]  # common first names, heard as themselves
-    respell: Mapping[str, Mapping[str, tuple[str, ...]]]  # game -> role id -> common-word spellings
 
     def template(self, text: str) -> str:
         """A template in the parser's words: text between the syntax folded like any input."""
@@ -207,7 +207,6 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
         scenarios=check.scenarios(),
         day_words=check.day_words(),
         decoy_names=check.words("decoy_names"),
-        respell=check.respell(),
     )
     book = replace(book, blocks=check.blocks(book))  # templates are checked against the rules above
     if check.problems:
@@ -223,7 +222,6 @@ class _Checker:
         "filler_names",
         *("games", "scenarios", "roles", "day_words", "decoy_names"),
     )
-    OPTIONAL = ("respell",)  # written for the installed model's missing words (narrator model check)
 
     def __init__(self, doc: Marked):
         self.doc = doc
@@ -235,8 +233,8 @@ class _Checker:
             self.fail((), "attendu : un dictionnaire")
             return
         for key in self.data:
-            if key not in self.KEYS + self.OPTIONAL:
-                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS + self.OPTIONAL)}", at_key=True)
+            if key not in self.KEYS and key not in EAR_SECTIONS:
+                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS)}", at_key=True)
         for key in self.KEYS:
             if key not in self.data:
                 self.fail((), f"clé « {key} » manquante")
@@ -420,21 +418,6 @@ class _Checker:
                 self.fail(("day_words", kind), f"attendu : {', '.join(DAY_KINDS)}", at_key=True)
                 continue
             out[str(kind)] = self.texts(said, ("day_words", kind))
-        return out
-
-    def respell(self) -> dict[str, dict[str, tuple[str, ...]]]:
-        out: dict[str, dict[str, tuple[str, ...]]] = {}
-        for game in self.mapping(("respell",)):
-            if game not in ONE_NIGHT_GAMES:
-                self.fail(("respell", game), f"attendu : {', '.join(ONE_NIGHT_GAMES)}", at_key=True)
-                continue
-            known = load_game(str(game)).roles
-            out[str(game)] = {}
-            for rid, said in self.mapping(("respell", game)).items():
-                if rid not in known:
-                    self.fail(("respell", game, rid), f"attendu : {', '.join(known)}", at_key=True)
-                    continue
-                out[str(game)][str(rid)] = self.texts(said, ("respell", game, rid))
         return out
 
     def roles(self) -> dict[str, dict[str, tuple[str, ...]]]:

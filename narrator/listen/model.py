@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from narrator.resources import user_folder
+
 from .ear import ModelError
 
 ENV = "NARRATOR_VOSK_MODEL"
 MODELS = {"fr": "vosk-model-small-fr-0.22"}  # language -> the small model, the only kind that takes a grammar
-# Trailing silence that ends an utterance. Models ship 0.5: text came 0.92 s after the end of
-# speech (p50, Korean model, benchmarks/listen.py), 0.68 s with 0.3 and 9-frame chunks.
-END_S = 0.3
+# Trailing silence after which vosk ends an utterance: the models' own 0.5. A complete command
+# ends sooner, on the partial result (narrator/listen/endpoint.py); this is the room left to a
+# sentence still going (« Paul et Zoé contre Max… et Léo aussi »): 0.3 cut a 0.3 s pause.
+END_S = 0.5
 LIST_URL = "https://alphacephei.com/vosk/models"
 FRAMES_PER_CHUNK = 9  # see tuned_conf
 OVERLAY_VERSION = 1  # bump when the overlay's layout or conf changes
@@ -88,8 +91,7 @@ def cache_dir() -> Path:
     """Where tuned model overlays are kept: $NARRATOR_CACHE_DIR, else the user's cache folder."""
     if os.environ.get("NARRATOR_CACHE_DIR"):
         return Path(os.environ["NARRATOR_CACHE_DIR"]) / "vosk"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "narrator" / "vosk"
+    return user_folder("XDG_CACHE_HOME", ".cache") / "narrator" / "vosk"
 
 
 def tuned_model(path: Path, end_s: float = END_S) -> Path:

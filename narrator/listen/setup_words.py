@@ -93,7 +93,7 @@ class SetupParser(Listener):
         self._filler_names = frozenset(fold(text) for text in book.filler_names)
         # a card of the game is no player's name: « je suis mangemort » after a misheard answer
         cards = role_forms(book, game) if game is not None else {}
-        self._cards = frozenset(w for said in cards for w in fold(said).split() if w not in _PREPOSITIONS)
+        self._cards = frozenset(" ".join(fold(said).split()) for said in cards)
 
     def _scenario_aliases(self) -> list[tuple[str, str]]:
         if self.game not in ONE_NIGHT_GAMES:
@@ -182,13 +182,13 @@ class SetupParser(Listener):
         if start >= end:
             return None
         kept = tokens[flat[start][1] : flat[end - 1][1] + 1]
-        if len(kept) > MAX_NAME_WORDS:
+        if len(kept) > MAX_NAME_WORDS or " ".join(said[start:end]) in self._cards:  # « loup garou »
             return None
         for token in kept:
             said = fold(token).split()
             if sum(len(w) for w in said) < 2 or any(len(w) > 1 and w in self._reserved for w in said):
                 return None
-            if any(w in self._cards for w in said):
+            if any(w in self._cards for w in said):  # « Mangemort », « Jean Mangemort »
                 return None
             if any(w.isdigit() for w in words(token, self.book.spellings)):  # « deux », « 2 »
                 return None

@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from narrator.resources import read_bounded
+
 from .ear import Heard, ListenError
 from .vosk_ear import BLOCK_S, decode, new_recognizer
 
@@ -121,7 +123,7 @@ class ScriptedEar:
     def from_file(cls, path: str | Path) -> ScriptedEar:
         """One answer a line; a blank line is silence; lines starting with # are comments."""
         try:
-            lines = Path(path).read_text(encoding="utf-8").splitlines()
+            lines = read_bounded(path).decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
             raise ListenError(f"{path} : script de réponses illisible ({exc})") from None
         return cls(line.strip() for line in lines if not line.lstrip().startswith("#"))

@@ -17,6 +17,7 @@ import yaml
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
+from narrator.listen.ear_words import ear_words
 from narrator.listen.french import FUZZY_CUTOFF, FUZZY_MARGIN, FUZZY_MIN_LETTERS, Phrasebook, words
 from narrator.script.classic import load_classic
 from narrator.script.game import ONE_NIGHT_GAMES, script_path
@@ -74,8 +75,16 @@ class Tag:
 Key = tuple[str, ...]
 
 
-def role_forms(book: Phrasebook, game: str) -> dict[str, set[str]]:
-    """Each way a card of `game` is said -> its role ids: names, aliases, plurals, symbols, respellings."""
+def role_forms(
+    book: Phrasebook, game: str, respell: Mapping[str, Mapping[str, Sequence[str]]] | None = None
+) -> dict[str, set[str]]:
+    """Each way a card of `game` is said -> its role ids: names, aliases, plurals, symbols, respellings.
+
+    respell: game -> role id -> respellings in common French words (default: the phrasebook's
+    `respell` section, narrator/listen/ear_words.py).
+    """
+    if respell is None:
+        respell = ear_words().respell
     from narrator.listen.setup_words import plural  # the setup's plural, one rule for both
 
     if game in ONE_NIGHT_GAMES:
@@ -87,7 +96,7 @@ def role_forms(book: Phrasebook, game: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
 
     for rid, role in roles.items():
-        for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *book.respell.get(game, {}).get(rid, ())):
+        for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *respell.get(game, {}).get(rid, ())):
             # « les deux francs-maçons »: the plural of a card the box holds several of
             several = (getattr(role, "copies", 1) or 1) > 1
             for form in {said.lower(), plural(said.lower()) if several else said.lower()}:
@@ -109,8 +118,14 @@ def _symbols(game: str) -> dict[str, str]:
 class Lexicon:
     """Every known word group of one table -> its tags, and the tagging of a sentence."""
 
-    def __init__(self, book: Phrasebook, game: str, names: Mapping[str, str]):
-        """names: the parser's words for each seated name -> its seated spelling."""
+    def __init__(
+        self,
+        book: Phrasebook,
+        game: str,
+        names: Mapping[str, str],
+        respell: Mapping[str, Mapping[str, Sequence[str]]] | None = None,
+    ):
+        """names: the parser's words for each seated name -> its seated spelling; respell: see `role_forms`."""
         self.names = {tuple(said.split()): spelled for said, spelled in names.items()}
         self._name_list = list(names)
         lex: dict[Key, list[Tag]] = {}
@@ -121,7 +136,7 @@ class Lexicon:
                 if key and (overwrite or key not in lex):
                     lex[key] = [tag]
 
-        forms = role_forms(book, game)
+        forms = role_forms(book, game, respell)
         doppel = {f for f, rids in forms.items() if rids == {"doppelganger"}}
         for said, rids in forms.items():
             if said not in doppel:

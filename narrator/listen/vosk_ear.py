@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .ear import Ear, Heard, ListenError, NoMicrophone
+from .endpoint import Complete, EndPoint
 from .model import NameProblem, check_names, find_model, load_model, normalize
 
 RATE = 16000  # what vosk's small models are trained on; asked of the device, which may give another
-BLOCK_S = 0.05  # the decoder sees the end of speech at most one block late
+BLOCK_S = 0.02  # the decoder and the end-point see the end of speech at most one block late
 GUARD_S = 0.3  # after listen() is called, the tail of the narrator's voice may still be in the pipe
 PARTIAL_LAG_S = 0.5  # a word shows in vosk's partial result about 0.45 s after it begins (measured)
 MAX_UTTERANCE_S = 15.0  # speech still going this long after the timeout: take what was heard
@@ -50,12 +51,20 @@ def new_recognizer(model: Any, phrases: Sequence[str], rate: float) -> Any:
 
 
 def decode(
-    recognizer: Any, blocks: Iterable[bytes], rate: float, timeout_s: float, max_utterance_s: float = MAX_UTTERANCE_S
+    recognizer: Any,
+    blocks: Iterable[bytes],
+    rate: float,
+    timeout_s: float,
+    max_utterance_s: float = MAX_UTTERANCE_S,
+    complete: Complete | None = None,
 ) -> Decoded | None:
     """The first non-empty utterance in `blocks` (int16 mono); None if none began within `timeout_s` of audio.
 
     None comes PARTIAL_LAG_S after the timeout: a word begun just before it is only known then.
+    complete: the parser's judge; a partial result it calls complete ends the utterance after
+    a short silence (narrator/listen/endpoint.py) instead of vosk's longer end-point.
     """
+    end = EndPoint(complete, rate) if complete is not None else None
     fed = 0
     for data in blocks:
         fed += len(data) // 2
@@ -67,7 +76,12 @@ def decode(
         heard_s = fed / rate
         if heard_s >= timeout_s + max_utterance_s:
             return _decoded(recognizer.FinalResult())
-        if heard_s >= timeout_s + PARTIAL_LAG_S and not json.loads(recognizer.PartialResult()).get("partial"):
+        partial = json.loads(recognizer.PartialResult()).get("partial", "")
+        if end is not None:
+            end.feed(data)
+            if end.over(partial):
+                return _decoded(recognizer.FinalResult())
+        if heard_s >= timeout_s + PARTIAL_LAG_S and not partial:
             return None  # nothing is being said
     return _decoded(recognizer.FinalResult())
 
@@ -83,9 +97,17 @@ def _decoded(result: str) -> Decoded | None:
 class VoskEar:
     """Listens on the microphone (or Pulse's monitor) with a shared, loaded `vosk.Model`."""
 
-    def __init__(self, model: Any, device: int | str | None = None, rate: int = RATE, guard_s: float = GUARD_S) -> None:
+    def __init__(
+        self,
+        model: Any,
+        device: int | str | None = None,
+        rate: int = RATE,
+        guard_s: float = GUARD_S,
+        complete: Complete | None = None,
+    ) -> None:
         sd = _import_sounddevice()
         self.model = model
+        self.complete = complete  # listen()'s judge of a complete command; None: vosk's end-point only
         self.guard_s = guard_s
         # (bytes, monotonic time its first sample was captured); filled only while listening
         self._queue: queue.SimpleQueue[tuple[bytes, float]] = queue.SimpleQueue()
@@ -131,6 +153,10 @@ class VoskEar:
         Audio from before the call and during the guard is dropped (half-duplex): call it once
         the speaker's play() has returned. Each call starts afresh: poll with long timeouts.
         """
+        return self.listen_for(phrases, timeout_s, self.complete)
+
+    def listen_for(self, phrases: Sequence[str], timeout_s: float, complete: Complete | None) -> Heard | None:
+        """`listen`, the utterance ending soon after it is a command `complete` calls complete."""
         keep_from = time.monotonic() + self.guard_s
         recognizer = new_recognizer(self.model, phrases, self.rate)
         while not self._queue.empty():  # left over from an earlier turn
@@ -139,7 +165,8 @@ class VoskEar:
         self._accepting = True
         try:
             # the timeout counts from this call: the guard is part of it
-            found = decode(recognizer, self._blocks(keep_from, captured), self.rate, max(0.0, timeout_s - self.guard_s))
+            blocks = self._blocks(keep_from, captured)
+            found = decode(recognizer, blocks, self.rate, max(0.0, timeout_s - self.guard_s), complete=complete)
         finally:
             self._accepting = False
         if found is None:

@@ -12,7 +12,7 @@ from dataclasses import fields, replace
 
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.model import CENTER, Game, Options, Ruleset, Victory
-from narrator.rules.names import parse_players
+from narrator.rules.names import parse_id, parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "night", "votes", "options")
 RESERVED_NAMES = frozenset(CENTER) | {"center", "self"}
@@ -39,7 +39,7 @@ def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
         if target is not None and (not isinstance(target, str) or target not in seated):
             raise RecordError(("votes", voter), "un joueur assis ou null (personne)", target)
     return Game(
-        id=raw.get("id"),
+        id=parse_id(raw),
         players=players,
         deal=deal,
         night={k: v or {} for k, v in night.items()},

@@ -77,12 +77,15 @@ def start_classic(
         "voice": options.voice,
         "seed": None,
     }
+    renderer(options.voice)  # a voice, an ear and a speaker that cannot start leave no journal to resume
+    io = open_io(options, list(record.players))
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)
     except JournalError as exc:
+        io.close()
         raise SetupError(str(exc)) from None
     print(f"Journal de la partie : {journal.path}", file=sys.stderr)
-    return run_classic(record, minutes, options, journal)
+    return run_classic(record, minutes, options, journal, io=io)
 
 
 def resume_classic(journal: Journal, header: dict, events: list[dict], options: Options) -> int:
@@ -97,7 +100,10 @@ def resume_classic(journal: Journal, header: dict, events: list[dict], options: 
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     options.voice = header.get("voice", options.voice)
     print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
-    return run_classic(record, header["minutes"], options, journal, events)
+    try:
+        return run_classic(record, header["minutes"], options, journal, events)
+    finally:
+        journal.close_quietly()  # a failure before the session began: the lock released
 
 
 def run_classic(

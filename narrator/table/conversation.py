@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from narrator.listen.commands import Command
+from narrator.listen.ear import EndsOnCommand
+from narrator.listen.endpoint import command_is_complete
 from narrator.script.announce import Line
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
@@ -92,14 +94,23 @@ class Conversation:
         if expect is not None:
             expect(hint or self.typed(phase))
         start = self.clock.now()
-        heard = self.ear.listen(self.phrases(phase), max(timeout, 0.0))  # type: ignore[attr-defined]
+        phrases, timeout = self.phrases(phase), max(timeout, 0.0)
+
+        def read(text: str) -> list[Command]:
+            commands = self.parse(text, phase)
+            if prefix and not commands:
+                # an answer to a question put to one player: « bob » means « <player> bob »
+                commands = self.parse(f"{prefix} {text}", phase)
+            return commands
+
+        if isinstance(self.ear, EndsOnCommand):  # the utterance ends as soon as it is a whole command
+            heard = self.ear.listen_for(phrases, timeout, command_is_complete(read))
+        else:
+            heard = self.ear.listen(phrases, timeout)  # type: ignore[attr-defined]
         if heard is None or not heard.text.strip():
             self.clock.sleep_until(start + timeout)  # a fake clock jumps; a real one is already there
             return None
-        commands = self.parse(heard.text, phase)
-        if prefix and not commands:
-            # an answer to a question put to one player: « bob » means « <player> bob »
-            commands = self.parse(f"{prefix} {heard.text}", phase)
+        commands = read(heard.text)
         if not commands:
             name = self.stranger(heard.text) if self.stranger else None
             if name:  # « Zoé vote contre Max » at a table without Zoé: never read as another player

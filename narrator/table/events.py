@@ -23,7 +23,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, TypeVar, Union, cast
 
 from narrator.listen.commands import FIELDS
 
@@ -36,28 +36,31 @@ class EventError(ValueError):
     """An event that does not match its definition; the message is French."""
 
 
-EVENTS: dict[str, type] = {}  # `type` -> its dataclass
+EVENTS: dict[str, type[Event]] = {}  # `type` -> its dataclass
 ENVELOPE = ("type", "line", "at_time")  # what the journal writes around every event (journal.py)
 
 
-def event(kind: str) -> Callable[[type], type]:
-    """Register a dataclass as the definition of the events of this `type`."""
-
-    def register(cls: type) -> type:
-        cls.kind = kind  # type: ignore[attr-defined]
-        EVENTS[kind] = cls
-        return cls
-
-    return register
-
-
 class Event:
-    """What every event has: its `type` (the class's `kind`) and when it was written."""
+    """What every event has: its `type` (the class's `kind`); `check` looks across its fields."""
 
     kind: ClassVar[str]
 
     def check(self) -> str | None:
         return None
+
+
+E = TypeVar("E", bound=type[Event])
+
+
+def event(kind: str) -> Callable[[E], E]:
+    """Register a dataclass as the definition of the events of this `type`."""
+
+    def register(cls: E) -> E:
+        cls.kind = kind
+        EVENTS[kind] = cls
+        return cls
+
+    return register
 
 
 # -- the header ----------------------------------------------------------------------------------
@@ -282,6 +285,8 @@ class Answer(Event):
         kind, _, number = self.phase.partition(" ")
         if kind not in ("nuit", "jour") or not number.isdigit() or int(number) < 1:
             return f"« phase » : attendu : « nuit N » ou « jour N » ; trouvé : {self.phase}"
+        if self.by not in ("operator", "voice", "rules"):
+            return f"« by » : attendu : operator, voice ou rules ; trouvé : {self.by}"
         return None
 
 
@@ -333,8 +338,7 @@ def check(data: object) -> Event:
     cls = EVENTS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventError(f"type d'événement inconnu : {_shown(kind)}")
-    hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields, hints = _definition(cls)
     unknown = sorted(set(data) - set(fields) - set(ENVELOPE))
     if unknown:
         raise EventError(f"« {kind} » : champ inconnu « {unknown[0]} »")
@@ -355,10 +359,20 @@ def check(data: object) -> Event:
     return checked
 
 
+_DEFINITIONS: dict[str, tuple[dict[str, dataclasses.Field], dict[str, object]]] = {}
+
+
+def _definition(cls: type[Event]) -> tuple[dict[str, dataclasses.Field], dict[str, object]]:
+    """An event class's fields and their types (read once: the journal checks every line with them)."""
+    if cls.kind not in _DEFINITIONS:
+        _DEFINITIONS[cls.kind] = {f.name: f for f in dataclasses.fields(cast(Any, cls))}, typing.get_type_hints(cls)
+    return _DEFINITIONS[cls.kind]
+
+
 def to_json(item: Event) -> dict[str, Json]:
     """An event as its journal line holds it: its type, then its fields (defaults left out)."""
     out: dict[str, Json] = {"type": item.kind}
-    for spec in dataclasses.fields(item):  # type: ignore[arg-type]
+    for spec in dataclasses.fields(cast(Any, item)):
         value = getattr(item, spec.name)
         default = spec.default_factory() if spec.default_factory is not dataclasses.MISSING else spec.default
         if value != default or default is dataclasses.MISSING:
@@ -388,8 +402,9 @@ def _type_problem(value: object, spec: object) -> str | None:
     if spec is int:
         return None if _is_int(value) else "un entier"
     if spec is float:
-        ok = (_is_int(value) or isinstance(value, float)) and math.isfinite(value)  # type: ignore[arg-type]
-        return None if ok else "un nombre"
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "un nombre"
+        return None if math.isfinite(value) else "un nombre"
     if origin is list:
         (item,) = typing.get_args(spec)
         if not isinstance(value, list):

@@ -18,6 +18,8 @@ The format is described in docs/journal.md.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from narrator.resources import user_folder
 from narrator.table.events import VERSION, EventError, check, migrate_header
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
@@ -43,14 +46,10 @@ def journal_dir() -> Path:
     ~/.local/state/narrator/games."""
     if os.environ.get("NARRATOR_STATE_DIR"):
         return Path(os.environ["NARRATOR_STATE_DIR"])
-    if os.environ.get("XDG_STATE_HOME"):
-        return Path(os.environ["XDG_STATE_HOME"]) / "narrator" / "games"
-    home = os.environ.get("HOME", "")
-    if not os.path.isabs(home):
-        raise JournalError(
-            "dossier personnel inconnu (HOME vide ou relatif) : indiquez --journal FICHIER ou NARRATOR_STATE_DIR"
-        )
-    return Path(home) / ".local" / "state" / "narrator" / "games"
+    try:
+        return user_folder("XDG_STATE_HOME", ".local/state") / "narrator" / "games"
+    except OSError as exc:
+        raise JournalError(f"{exc.filename} : {exc.strerror}, ou --journal FICHIER") from None
 
 
 def fingerprint(*texts: str) -> str:
@@ -182,13 +181,21 @@ class Journal:
                 raise JournalError(f"{self.path} : journal déjà fermé")
             line = {**event, "line": self._next_line} if numbered else dict(event)
             line["at_time"] = round(time.time(), 3)
-            data = (json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
             try:
+                data = (json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+            except (ValueError, TypeError) as exc:  # a lone surrogate, NaN: a bug upstream, said in French
+                raise JournalError(f"{self.path} : événement impossible à écrire en JSON ({exc})") from None
+            end = None
+            try:
+                end = os.lseek(self._fd, 0, os.SEEK_END)
                 written = os.write(self._fd, data)
-                if written != len(data):  # a full disk mid-line: resume takes the cut line out
-                    raise OSError(28, os.strerror(28))
+                if written != len(data):  # a full disk mid-line
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
                 os.fsync(self._fd)
             except OSError as exc:
+                if end is not None:  # not known to be on disk: not written (the game stops before using it)
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(self._fd, end)
                 raise _failed(self.path, "écriture du journal impossible", exc) from None
             self._next_line += 1
 
@@ -431,8 +438,10 @@ class Heartbeat:
             self._thread.join()
 
     def _beat(self) -> None:
+        journal = self.journal
+        assert journal is not None  # (the thread only runs with a journal)
         while not self._stop.wait(self.every_s):
             try:
-                self.journal.append({"type": "tick", "phase": self.phase, **self.where()})  # type: ignore[union-attr]
+                journal.append({"type": "tick", "phase": self.phase, **self.where()})
             except (JournalError, ValueError):
                 return  # the main thread reports journal problems; a heartbeat never crashes the table

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir
+from narrator.script.announce import Line
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished
 from narrator.table.settings import load_settings, save_settings
 from narrator.table.setup import SetupError, Table, build_table
@@ -34,6 +35,10 @@ def profile_of(voice: str) -> Profile:
         return load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise SetupError(f"{voice} : ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})") from None
+    except OSError as exc:
+        raise SetupError(f"{voice} : lecture impossible ({exc.strerror or exc})") from None
 
 
 def renderer(voice: str) -> Renderer:
@@ -60,7 +65,10 @@ def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
 
 
 def start(table: Table, options: Options, journal_path: str | None = None, io: Io | None = None) -> int:
-    """A new game: its journal first, then the session."""
+    """A new game: the voice, the ear and the speaker made ready, then its journal, then the session (a
+    table that cannot start leaves no journal to resume)."""
+    voice = prepared(table, options)
+    io = io or open_io(options, table.players)
     header = {
         "family": "onenight",
         "game": table.script.rules.game,
@@ -79,7 +87,7 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
             io.close()
         raise SetupError(str(exc)) from None
     print(f"Journal de la partie : {journal.path}", file=sys.stderr)
-    return run(table, options, journal, io=io)
+    return run(table, options, journal, io=io, voice=voice)
 
 
 def resume(journal_path: str | None, options: Options, before_line: int | None = None) -> int:
@@ -120,7 +128,10 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
         print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
     options.voice = header.get("voice", options.voice)
     print(f"Reprise de la partie : {path}", file=sys.stderr)
-    return run(table, options, journal, events)
+    try:
+        return run(table, options, journal, events)
+    finally:
+        journal.close_quietly()  # a failure before the session began: the lock released
 
 
 def script_version(game: str) -> str:
@@ -156,7 +167,7 @@ def open_io(options: Options, players: list[str] | None = None) -> Io:
             speaker = table_speaker(options.wav, append=options.append_wav)
     except OSError as exc:
         ear.close()
-        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror})") from None
+        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror or exc})") from None
     return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
 
 
@@ -196,8 +207,24 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
     return start(table, options, journal_path, io)
 
 
+def prepared(table: Table, options: Options) -> Renderer:
+    """The voice with every line of the game synthesized: nothing waits on synthesis later."""
+    narration = table.narration
+    voice = renderer(options.voice)
+    try:
+        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+    return voice
+
+
 def run(
-    table: Table, options: Options, journal: Journal, events: list[dict] | None = None, io: Io | None = None
+    table: Table,
+    options: Options,
+    journal: Journal,
+    events: list[dict] | None = None,
+    io: Io | None = None,
+    voice: Renderer | None = None,
 ) -> int:
     """The session at the table, from the start or from a journal's `events`."""
     from narrator.listen.french import Parser
@@ -208,12 +235,7 @@ def run(
     from narrator.table.session import Session
 
     narration = table.narration
-    voice = renderer(options.voice)
-    try:
-        # every line synthesized before the sound card is opened: nothing waits on synthesis later
-        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
-    except VoiceError as exc:
-        raise SetupError(str(exc)) from None
+    voice = voice or prepared(table, options)  # before the sound card is opened
     io = io or open_io(options, table.players)
     parser = Parser(table.script.rules.game, table.players)
     spoken = Voice(voice.render, io.speaker, load_earcons())  # type: ignore[arg-type]
@@ -227,20 +249,53 @@ def run(
         clock=io.clock,  # type: ignore[arg-type]
         parser=parser,
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
-        phrases=cache(lambda phase: phrases(parser, phase, compact=True)),
+        phrases=cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True))),
         journal=journal,
         keyboard=KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         tune=tuner(options.voice, spoken),
     )
-    return guarded(lambda: session.run(narration, events), journal, io)
+    warnings = unheard_lines(io.ear, table)
+
+    def game() -> object:
+        if warnings:  # before the legend: what to say for a character the model cannot hear
+            spoken.tell(*warnings)
+        return session.run(narration, events)
+
+    return guarded(game, journal, io)
+
+
+def heard_phrases(ear: object, table: Table, said: list[str]) -> list[str]:
+    """A phase grammar, with the respellings the speech model hears of the characters it cannot hear."""
+    from narrator.listen.heard import with_respellings
+    from narrator.listen.vosk_ear import VoskEar
+
+    return with_respellings(ear.model, table.script.rules.game, said) if isinstance(ear, VoskEar) else said
+
+
+def unheard_lines(ear: object, table: Table) -> list[Line]:
+    """For each character in play the speech model cannot hear, what to say instead (none without vosk)."""
+    from narrator.listen.heard import unheard_in_play
+    from narrator.listen.vosk_ear import VoskEar
+
+    if not isinstance(ear, VoskEar):
+        return []
+    said = unheard_in_play(ear.model, table.script, table.roles, table.legend)
+    return [Line(f"unheard_{n}", text) for n, text in enumerate(said)]
 
 
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
-    """Play `game` to its end or to « stop »; a problem on the way is one French sentence, the journal kept."""
+    """Play `game` to its end or to « stop »; a problem on the way (the ear, the voice, the journal, the
+    disk) is one French sentence, the journal kept; the ear, the speaker and the journal are closed."""
     from narrator.table.host import Stopped
 
     try:
-        game()
+        try:
+            game()
+        finally:
+            try:
+                io.close()
+            finally:
+                journal.close()
     except Stopped:
         print(f"Partie arrêtée ; « narrator resume {journal.path} » la reprendra.", file=sys.stderr)
         return 0
@@ -250,9 +305,12 @@ def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
         ) from None
     except (VoiceError, ListenError, JournalError) as exc:
         raise SetupError(str(exc)) from None
-    finally:
-        io.close()
-        journal.close()
+    except OSError as exc:
+        where = f"{exc.filename} : " if exc.filename else ""
+        raise SetupError(
+            f"{where}écriture impossible ({exc.strerror or exc}) ; "
+            f"la partie est gardée : « narrator resume {journal.path} »"
+        ) from None
     return 0
 
 

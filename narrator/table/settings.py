@@ -8,6 +8,7 @@ from pathlib import Path
 
 import yaml
 
+from narrator.resources import user_folder
 from narrator.voice import Profile
 
 # command -> (profile field, step, limit): one « plus lentement » is 20 words a minute slower
@@ -25,8 +26,7 @@ def settings_path() -> Path:
     base = os.environ.get("NARRATOR_CONFIG_DIR")
     if base:
         return Path(base) / "settings.yaml"
-    config = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(config) / "narrator" / "settings.yaml"
+    return user_folder("XDG_CONFIG_HOME", ".config") / "narrator" / "settings.yaml"
 
 
 @dataclass

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from narrator.rules.errors import RecordError
+from narrator.rules.names import parse_players
 from narrator.rules.record import check_setup
 from narrator.script.game import GameScript, UnknownGame, load_shipped
 from narrator.table.announcer import Plan, plan
@@ -51,6 +52,16 @@ def build_table(
         raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
     minutes = minutes or (script.announce.first_game_minutes if first_game else None)
     return Table(script, players, roles, plan(script.announce, roles, minutes, legend=legend), legend)
+
+
+def check_names(game: str, players: list[str]) -> None:
+    """Names a table can have (rules/names.py: distinct, each with a letter) and the narrator can say
+    and tell apart; `SetupError` naming the bad one."""
+    try:
+        parse_players(players, (), "autour de la table")
+    except RecordError as exc:
+        raise SetupError(f"--players : attendu : {exc.expected} ; trouvé : {exc.found}") from None
+    check_spoken_names(game, players)
 
 
 def check_spoken_names(game: str, players: list[str]) -> None:

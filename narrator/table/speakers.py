@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from narrator.voice import ConsoleSpeaker, Rendered, Speaker, WavSpeaker, open_speaker
+from narrator.voice import ConsoleSpeaker, QueueingSpeaker, Rendered, Speaker, WavSpeaker, open_speaker
 
 FALLBACK_WAV = "narrateur.wav"
 
@@ -20,6 +20,16 @@ class Tee:
     def play(self, rendered: Rendered) -> None:
         for speaker in self.speakers:
             speaker.play(rendered)
+
+    def start(self, rendered: Rendered) -> bool:
+        """Play on all but the last, and start it on the last if it can (an earcon with the card last)."""
+        *first, last = self.speakers
+        for speaker in first:
+            speaker.play(rendered)
+        if isinstance(last, QueueingSpeaker):
+            return last.start(rendered)
+        last.play(rendered)
+        return True
 
     def close(self) -> None:
         for speaker in self.speakers:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from narrator.script.announce import Line
 from narrator.table.announcer import to_items
-from narrator.voice import Item, Rendered, Speaker
+from narrator.voice import Item, QueueingSpeaker, Rendered, Speaker
 
 
 class Voice:
@@ -46,9 +46,16 @@ class Voice:
             self.play(self.last)
 
     def earcon(self, name: str) -> None:
-        """A short tone: « listen » before the table may speak, « understood » once it was understood."""
+        """A short tone: « listen » before the table may speak, « understood » once it was understood.
+
+        « understood » only starts: the answer's read-back is made while it plays and follows it.
+        « listen » is heard to its end: the ear then opens on silence (half-duplex).
+        """
         if self.earcons and name in self.earcons:
-            self.speaker.play(self.earcons[name])
+            if name != "listen" and isinstance(self.speaker, QueueingSpeaker):
+                self.speaker.start(self.earcons[name])
+            else:
+                self.speaker.play(self.earcons[name])
 
 
 def load_earcons() -> dict[str, Rendered]:

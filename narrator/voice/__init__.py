@@ -4,7 +4,7 @@ from .console import ConsoleSpeaker
 from .errors import NoSoundCard, VoiceError
 from .pcm import MARGIN_S, SAMPLE_RATE
 from .playback import SoundDeviceSpeaker, open_speaker
-from .ports import Speaker
+from .ports import QueueingSpeaker, Speaker
 from .profile import Profile, find_profile, load_profile, parse_profile
 from .render import Renderer, render
 from .timeline import Item, Pause, Rendered, Say, Segment, Timeline, assemble, plan
@@ -19,6 +19,7 @@ __all__ = [
     "NoSoundCard",
     "Pause",
     "Profile",
+    "QueueingSpeaker",
     "Rendered",
     "Renderer",
     "Say",

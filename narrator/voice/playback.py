@@ -48,19 +48,25 @@ class SoundDeviceSpeaker:
 
     def play(self, rendered: Rendered) -> None:
         """Play the audio and return when it has been heard (blocks for its duration)."""
-        if rendered.rate != self.rate:
-            raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du flux")
-        data = memoryview(rendered.pcm.astype("<i2", copy=False).tobytes())
-        if not data:
+        if not self.start(rendered):
             return
-        with self._lock:
-            self._drained.clear()
-            self._pending.append(data)
         # The callback consumes the samples in real time; allow generous slack before deciding
         # the device is stuck rather than waiting forever.
         if not self._drained.wait(rendered.duration_s * 1.5 + 5.0):
             raise VoiceError("la lecture audio s'est bloquée (la sortie son ne consomme plus l'audio)")
         time.sleep(self._stream.latency)  # the last block still has to leave the device buffer
+
+    def start(self, rendered: Rendered) -> bool:
+        """Queue the audio and return at once; the next play() follows it without a gap. False if empty."""
+        if rendered.rate != self.rate:
+            raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du flux")
+        data = memoryview(rendered.pcm.astype("<i2", copy=False).tobytes())
+        if not data:
+            return False
+        with self._lock:
+            self._drained.clear()
+            self._pending.append(data)
+        return True
 
     def close(self) -> None:
         """Stop and release the output stream."""

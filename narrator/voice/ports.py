@@ -16,3 +16,11 @@ class Speaker(Protocol):
 
     def close(self) -> None:
         """Release the device or finish the file."""
+
+
+@runtime_checkable
+class QueueingSpeaker(Speaker, Protocol):
+    """A speaker that can also start a sound and return at once (the next play() follows it)."""
+
+    def start(self, rendered: Rendered) -> bool:
+        """Queue the buffer; False when it was empty."""

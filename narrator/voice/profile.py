@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from narrator.resources import data_dir
+from narrator.resources import data_dir, read_bounded
 from narrator.script.marks import Marked, YamlError, load_marked
 
 from .errors import VoiceError
@@ -127,7 +127,7 @@ def load_profile(path: str | Path) -> Profile:
     """Read and validate a voice profile file (a `pack:` folder is relative to the file)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path).decode("utf-8")
     except OSError as exc:
         raise VoiceError(f"{path}: profil de voix illisible : {exc.strerror or exc}") from None
     return parse_profile(text, str(path), base=path.parent)

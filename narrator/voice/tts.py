@@ -25,6 +25,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from narrator.resources import user_folder
+
 from .errors import VoiceError
 from .pcm import SAMPLE_RATE, rms, sound_span
 from .profile import Profile
@@ -47,8 +49,7 @@ def cache_dir() -> Path:
     """Where rendered lines are kept: $NARRATOR_CACHE_DIR, else the user's cache folder."""
     if os.environ.get("NARRATOR_CACHE_DIR"):
         return Path(os.environ["NARRATOR_CACHE_DIR"]) / "tts"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "narrator" / "tts"
+    return user_folder("XDG_CACHE_HOME", ".cache") / "narrator" / "tts"
 
 
 class Tts:

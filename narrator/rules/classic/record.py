@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy, Value
 from narrator.rules.classic.model import LENDABLE, Camp, Options, Power, Rules
 from narrator.rules.errors import RecordError, missing
-from narrator.rules.names import parse_players
+from narrator.rules.names import parse_id, parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "options", "phases")
 DAY_KEYS = ("captain", "votes", "tiebreak", "revote")
@@ -58,7 +58,7 @@ def parse_record(rules: Rules, raw: Mapping[str, object]) -> Record:
     roles, extra, groups = _deal(rules, raw.get("deal"), players)
     options = _options(rules.options, raw.get("options"))
     phases = _phases(rules, raw.get("phases"))
-    return Record(raw.get("id"), players, roles, options, phases, extra, groups)
+    return Record(parse_id(raw), players, roles, options, phases, extra, groups)
 
 
 def supported(rules: Rules) -> str:
