@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-import yaml
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from narrator.listen.ear_words import ear_words
 from narrator.listen.french import FUZZY_CUTOFF, FUZZY_MARGIN, FUZZY_MIN_LETTERS, Phrasebook, words
+from narrator.listen.heard import symbol_of
 from narrator.script.classic import load_classic
-from narrator.script.game import ONE_NIGHT_GAMES, script_path
+from narrator.script.game import ONE_NIGHT_GAMES
 
 __all__ = ["KINDS", "Lexicon", "Tag", "role_forms"]
 
@@ -101,18 +100,11 @@ def role_forms(
             several = (getattr(role, "copies", 1) or 1) > 1
             for form in {said.lower(), plural(said.lower()) if several else said.lower()}:
                 out.setdefault(form, set()).add(rid)
-    for rid, symbol in _symbols(game).items():  # 001, Adaptation: the card read with a finger
-        out.setdefault(symbol.lower(), set()).add(rid)
+    for rid in roles:  # 001, Adaptation: the card read with a finger
+        symbol = symbol_of(game, rid)
+        if symbol:
+            out.setdefault(symbol, set()).add(rid)
     return out
-
-
-@cache
-def _symbols(game: str) -> dict[str, str]:
-    """role id -> its tactile symbol, as the script writes it (only the cards that have one)."""
-    if game not in ONE_NIGHT_GAMES:
-        return {}
-    data = yaml.safe_load(script_path(game).read_text(encoding="utf-8"))
-    return {str(rid): str(r["symbol"]) for rid, r in (data.get("roles") or {}).items() if r.get("symbol")}
 
 
 class Lexicon:
