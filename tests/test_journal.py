@@ -309,6 +309,53 @@ def test_an_answer_edited_into_one_the_rules_refuse_is_refused(games, state) -> 
     assert run.code == 2 and "réponse du journal refusée" in run.out and run.out.count("narrator: ") == 1, run.out
 
 
+def _before(lines: list[bytes], marker: bytes) -> list[bytes]:
+    """The journal's lines before the first that holds `marker`."""
+    return lines[: next(i for i, line in enumerate(lines) if marker in line)]
+
+
+def _changed(lines: list[bytes], old: bytes, new: bytes) -> list[bytes]:
+    """`old` changed into `new` in the last line that holds it."""
+    at = max(i for i, line in enumerate(lines) if old in line)
+    return lines[:at] + [lines[at].replace(old, new)] + lines[at + 1 :]
+
+
+def _pointing_of_a_stranger(lines: list[bytes]) -> list[bytes]:
+    stranger = {"type": "pointing", "player": "Zed", "target": None, "line": len(lines) + 1, "at_time": 1.0}
+    return lines + [json.dumps(stranger).encode()]
+
+
+BALLOTS = b'"type": "vote_input"'
+TABLE_EDITS = [
+    ("thiercelieux", lambda ls: _changed(_before(ls, b'"key": "votes"'), b'"voter": "Dan"', b'"voter": "Zed"'),
+     "bulletin du journal refusé : jour 1.votes.Zed : attendu : seuls votent les joueurs en vie"),
+    ("thiercelieux", lambda ls: _changed(_before(ls, b'"key": "votes"'), b'"target": "Ana"', b'"target": "Zed"'),
+     "bulletin du journal refusé : jour 1.votes.Dan : attendu : le bulletin de chaque joueur en vie"),
+    ("poudlard", lambda ls: _changed(_before(ls, b'"type": "vote"'), b'"voter": "Dan"', b'"voter": "Zed"'),
+     "« vote_input » : Zed n'est pas un joueur de la partie"),
+    ("poudlard", lambda ls: _changed(_before(ls, b'"type": "cards"'), b'"role": "harry"', b'"role": "loup"'),
+     "« card » : pas de carte loup dans cette partie"),
+    ("poudlard", lambda ls: _pointing_of_a_stranger(_before(ls, b'"type": "outcome"')),
+     "« pointing » : Zed n'est pas un joueur de la partie"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, edit, why", TABLE_EDITS, ids=["voter", "target", "one-night-voter", "card", "pointing"])
+def test_an_input_edited_off_the_table_is_refused_with_its_line(games, state, name, edit, why) -> None:
+    """A journaled ballot, card or pointing is checked against the game when read back: a voter who may not
+    vote, a target or a card not in the game is one French line naming the file and line, never a traceback."""
+    data, _ = games[name]
+    lines = edit(data.split(b"\n")[:-1])
+    path = state / "edited.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    line = next(i for i, raw in enumerate(lines, 1) if b"Zed" in raw or b"loup" in raw and b'"card"' in raw)
+    run = journal_rig.FAMILIES[name].resume(state, path)
+    assert run.clean and run.code == 2 and run.out.count("narrator: ") == 1, run.out
+    assert f"narrator: {path}:{line}: {why}" in run.out and f"--avant-ligne {line} {path}" in run.out, run.out
+    again = journal_rig.FAMILIES[name].resume(state, path)
+    assert again.code == 2 and f"{path}:{line}: {why}" in again.out  # the journal is left as it was
+
+
 def test_a_header_edited_into_a_table_the_game_refuses_is_refused(games, state) -> None:
     data, _ = games["poudlard"]
     header = json.loads(data.split(b"\n")[0])

@@ -17,7 +17,7 @@ from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.host import Stopped
-from narrator.table.journal import Journal, finished, read_journal
+from narrator.table.journal import Journal, JournalError, finished, read_journal
 from narrator.table.operator import ScriptedOperator
 from narrator.table.voice import Voice
 
@@ -264,3 +264,41 @@ def test_a_hunter_aiming_at_his_beloved_hears_no_reason() -> None:
     refused = texts.index(load_prompts().text("choice_refused", target="Gus"))  # no reason: the lovers are a secret
     assert not any("amour" in t for t in texts[refused - 2 : refused + 3])
     assert any("pas Gus, son amour" in s for s in session.operator.shown)
+
+
+IDIOT_TABLE = ("Ana", "Ben", "Cleo", "Dan", "Eva")
+IDIOT_DEAL = ("loup", "idiot", "voyante", "villageois", "villageois")
+
+
+def test_a_journaled_ballot_of_the_pardoned_idiot_is_refused_with_its_line(tmp_path: Path) -> None:
+    """A vote cut short, its journal edited so that the pardoned idiot votes: refused when read back, the
+    file and line named, before anything is said of it."""
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(header(IDIOT_TABLE, IDIOT_DEAL), path)
+    operator = [("voyante", "Ana"), ("loup", "Dan"), ("voyante", "Eva"), ("loup", "Eva")]
+    day_1 = ["on vote", *(f"{v} vote contre ben" for v in ("ana", "ben", "cleo", "eva")), "oui"]
+    voices = [*day_1, "on vote", "cleo vote contre ana", "stop", "oui"]
+    session, _ = table(operator, voices, journal, players=IDIOT_TABLE, deal=IDIOT_DEAL)
+    try:
+        session.run()
+        raise AssertionError("the game should have stopped")
+    except Stopped:
+        pass
+    journal.close()
+    lines = path.read_bytes().split(b"\n")[:-1]
+    ballot = max(i for i, line in enumerate(lines) if b'"voter": "Cleo"' in line)
+    lines[ballot] = lines[ballot].replace(b'"voter": "Cleo"', b'"voter": "Ben"')
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    _, events, _ = read_journal(path)
+    journal, _ = Journal.resume(path)
+    resumed, speaker = table([], ["oui"], journal, players=IDIOT_TABLE, deal=IDIOT_DEAL)
+    try:
+        resumed.run(events)
+        raise AssertionError("the edited ballot should have been refused")
+    except JournalError as exc:
+        message = str(exc)
+    finally:
+        journal.close()
+    assert message.startswith(f"{path}:{ballot + 1}: bulletin du journal refusé : jour 2.votes.Ben : attendu : ")
+    assert "pas Ben : l'idiot gracié a perdu son droit de vote" in message
+    assert not any("Ben vote" in t for _, _, t in speaker.heard)

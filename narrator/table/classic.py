@@ -25,7 +25,7 @@ from typing import Any
 from narrator.rules.classic import Options, Rules, State, play_phase, start
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.model import Reason
-from narrator.rules.classic.record import Phase, Record, RecordDecider
+from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
 from narrator.script.announce import Line, Wait
@@ -33,9 +33,8 @@ from narrator.script.classic import say
 from narrator.script.classic_narration import Call, Narration
 from narrator.table.announcer import to_items
 from narrator.table.classic_day import SpokenDay
-from narrator.table.classic_journal import debate_left, hold, inputs
+from narrator.table.classic_journal import debate_left, hold, inputs, journaled
 from narrator.table.host import Host, Undo
-from narrator.table.journal import JournalError
 from narrator.table.operator import Operator, OperatorUndo
 
 
@@ -83,7 +82,7 @@ class ClassicSession(Host, SpokenDay):
         return replace(self.rules, texts={**self.rules.texts, **self.narration.reworded})
 
     def _play(self) -> Ending:
-        answers, pending = inputs(self.events)
+        answers, pending = journaled(self.events)
         self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
         self._mute = heard(self.events)  # how many of them the table has already heard
         self._replay = deque(answers)
@@ -148,16 +147,17 @@ class ClassicSession(Host, SpokenDay):
         self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
         in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
-            event = self._replay.popleft()
+            index, event = self._replay.popleft()
             if (event["phase"], event["key"]) != (self.label, ask.key):
-                raise JournalError(
+                raise self.damaged(
+                    index,
                     f"le journal ne suit plus la partie : {self.label}, « {ask.key} » attendu ; "
-                    f"trouvé : {event['phase']}, « {event['key']} »"
+                    f"trouvé : {event['phase']}, « {event['key']} »",
                 )
             try:
                 return self._check(ask, method, event["value"])
             except RecordError as exc:
-                raise JournalError(f"réponse du journal refusée : {exc.describe()}") from None
+                raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
         if in_call:
             self._wake_again()
         while True:
@@ -196,6 +196,16 @@ class ClassicSession(Host, SpokenDay):
             self._record({"type": "undo"})
         self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
         raise Undo()
+
+    def held_ballots(self, ask: Ask) -> dict[str, str | None]:
+        """The ballots of this vote a journal holds (a vote cut short), each checked against the game: a
+        voter the rules let vote, for a player he may vote against, or nobody."""
+        for voter, (index, target) in self._pending.items():
+            try:
+                check_ballot(ask, (self.label, ask.key, voter), voter, target)
+            except RecordError as exc:
+                raise self.damaged(index, f"bulletin du journal refusé : {exc.describe()}") from None
+        return {voter: target for voter, (_, target) in self._pending.items()}
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""

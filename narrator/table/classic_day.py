@@ -76,7 +76,7 @@ class SpokenDay:
             example = self.prompts.text("vote_one", voter=voters[0], target=target)
         targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
         question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
-        ballots = self._open_ballots = dict(self._pending)  # « annule » takes the last one back here
+        ballots = self._open_ballots = self.held_ballots(ask)  # « annule » takes the last one back here
         self._pending = {}
         self.voice.ask(Line(ask.key + "*", question))
         if ballots:  # a resumed vote: what is already held

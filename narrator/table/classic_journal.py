@@ -10,22 +10,28 @@ from narrator.table import events as ev
 def inputs(events: list[dict]) -> tuple[list[dict], dict[str, str | None]]:
     """The journaled answers, and the ballots said since the last one (a vote not yet confirmed), less
     what « annule » took back: each undo takes the latest ballot left, else the latest answer."""
-    answers: list[dict] = []
-    ballots: list[ev.VoteInput] = []
-    for raw in events:
+    answers, ballots = journaled(events)
+    return [answer for _, answer in answers], {voter: target for voter, (_, target) in ballots.items()}
+
+
+def journaled(events: list[dict]) -> tuple[list[tuple[int, dict]], dict[str, tuple[int, str | None]]]:
+    """`inputs`, each with its event's index in `events` (to name its journal line when it is refused)."""
+    answers: list[tuple[int, dict]] = []
+    ballots: list[tuple[int, ev.VoteInput]] = []
+    for index, raw in enumerate(events):
         event = ev.check(raw)
         if isinstance(event, ev.Answer):
-            answers.append(raw)
+            answers.append((index, raw))
             ballots = []
         elif isinstance(event, ev.VoteInput) and event.voter is not None:
-            ballots.append(event)
+            ballots.append((index, event))
         elif isinstance(event, ev.VotesAgain):
             ballots = []
         elif isinstance(event, ev.Undo) and ballots:
             ballots.pop()
         elif isinstance(event, ev.Undo) and answers:
             answers.pop()
-    return answers, {b.voter: b.target for b in ballots if b.voter is not None}
+    return answers, {b.voter: (index, b.target) for index, b in ballots if b.voter is not None}
 
 
 def debate_left(events: list[dict]) -> float | None:

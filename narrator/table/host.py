@@ -17,7 +17,7 @@ from narrator.script.prompts import Prompts
 from narrator.table.announcer import Plan
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
-from narrator.table.journal import Heartbeat, Journal
+from narrator.table.journal import Heartbeat, Journal, JournalError
 from narrator.table.voice import Voice
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
@@ -187,3 +187,16 @@ class Host:
         self.events.append(event)
         if self.journal is not None:
             self.journal.append(event)
+
+    def damaged(self, index: int, what: str) -> JournalError:
+        """A journaled input the game refuses when it reads it back (`self.events[index]`): one French line
+        naming its file and line, as a damaged line is (journal.py). Only inputs read from the journal are
+        refused, and those are its lines in order after the header (the heartbeat's later ticks aside)."""
+        line = index + 2
+        if self.journal is None:
+            return JournalError(f"journal, ligne {line} : {what}")
+        path = self.journal.path
+        return JournalError(
+            f"{path}:{line}: {what} ; « narrator resume --avant-ligne {line} {path} » "
+            f"reprend la partie des lignes qui la précèdent"
+        )

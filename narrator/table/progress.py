@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from narrator.listen.commands import Command
 from narrator.rules import Vote
+from narrator.rules.model import COPY_PREFIX
 from narrator.table import events as ev
 
 
@@ -79,3 +81,37 @@ def progress(events: list[dict]) -> Progress:
             case ev.Outcome():
                 state.stage = "done"
     return state
+
+
+def off_the_table(events: list[dict], players: Sequence[str], in_play: Sequence[str]) -> tuple[int, str] | None:
+    """The first journaled input that names a player not at the table, or a card not in the game (an edited
+    journal): its index in `events` and why, in French. The events' shapes are checked by events.py."""
+    seats, cards = list(players), set(in_play)
+
+    def stranger(*names: str | None) -> str | None:
+        return next((n for n in names if n is not None and n not in seats), None)
+
+    for index, event in enumerate(map(ev.check, events)):
+        named: list[str | None] = []
+        roles: list[str] = []
+        match event:
+            case ev.VoteInput(command=command) if command is not None:
+                named = [name for key in ("voter", "target") if isinstance(name := command.get(key), str)]
+            case ev.Vote(counts=counts, pointing=pointing):
+                named = [*counts, *pointing, *pointing.values()]
+            case ev.Card(player=player, role=role):
+                named, roles = [player], [role]
+            case ev.Cards(cards=dealt):
+                named, roles = [*dealt], [*dealt.values()]
+                if set(dealt) != set(seats):
+                    return index, f"« cards » : attendu : la carte de chaque joueur, {', '.join(seats)}"
+            case ev.Pointing(player=player, target=target):
+                named = [player, target]
+        who = stranger(*named)
+        if who is not None:
+            return index, f"« {event.kind} » : {who} n'est pas un joueur de la partie ({', '.join(seats)})"
+        for role in roles:
+            plain, _, copied = role.partition(COPY_PREFIX)
+            if (plain or "doppelganger") not in cards or (copied and copied not in cards):
+                return index, f"« {event.kind} » : pas de carte {role} dans cette partie ({', '.join(sorted(cards))})"
+    return None

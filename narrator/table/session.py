@@ -23,7 +23,7 @@ from narrator.table import events as ev
 from narrator.table.announcer import Plan
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
-from narrator.table.progress import Progress, progress, undoable
+from narrator.table.progress import Progress, off_the_table, progress, undoable
 from narrator.voice import Say
 
 __all__ = ["Outcome", "Session", "Stopped"]
@@ -61,6 +61,9 @@ class Session(Host):
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
         self._plan = plan
+        damage = off_the_table(self.events, self.players, self.in_play)
+        if damage is not None:
+            raise self.damaged(*damage)
         while True:
             try:
                 return self._go_on(plan, progress(self.events))

@@ -388,16 +388,7 @@ class RecordDecider:
             raise RecordError(self._path(ask), ask.expected, value)
         out: dict[str, str | None] = {}
         for voter, target in value.items():
-            if voter not in legal:
-                # RULINGS thiercelieux 17: a ballot from a player who may not vote is an error
-                expected = "seuls votent les joueurs en vie : " + (", ".join(legal) or "personne")
-                note = ask.note(voter)
-                if note:
-                    expected += f" ; pas {voter} : {note}"
-                raise RecordError(self._path(ask, voter), expected, voter)
-            if target is not None and (not isinstance(target, str) or target not in legal[voter]):
-                allowed = ", ".join(legal[voter]) or "personne"
-                raise RecordError(self._path(ask, voter), f"{ask.expected} ; pour {voter} : {allowed}", target)
+            check_ballot(ask, self._path(ask, voter), voter, target)
             out[voter] = target
         for voter in legal:
             if voter not in out:
@@ -416,6 +407,21 @@ class RecordDecider:
                     if name not in self.read[key]:
                         raise RecordError(self.phase.path + (key, name), "rien : ce choix n'a pas lieu d'être ("
                                           + why_not(f"{key}.{name}") + ")", item)  # fmt: skip
+
+
+def check_ballot(ask: Ask, path: tuple[object, ...], voter: object, target: object) -> None:
+    """One ballot of a BALLOTS question: a voter the rules let vote, for one of his targets or nobody."""
+    legal = dict(ask.ballots)
+    if voter not in legal:
+        # RULINGS thiercelieux 17: a ballot from a player who may not vote is an error
+        expected = "seuls votent les joueurs en vie : " + (", ".join(legal) or "personne")
+        note = ask.note(voter)
+        if note:
+            expected += f" ; pas {voter} : {note}"
+        raise RecordError(path, expected, voter)
+    if target is not None and (not isinstance(target, str) or target not in legal[voter]):
+        allowed = ", ".join(legal[voter]) or "personne"
+        raise RecordError(path, f"{ask.expected} ; pour {voter} : {allowed}", target)
 
 
 def _flags(
