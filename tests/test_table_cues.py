@@ -10,6 +10,7 @@ from test_session import ClockSpeaker, fake_render
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
+from narrator.resolve import resolve_record
 from narrator.rules.classic import Options
 from narrator.script.classic import load_classic
 from narrator.script.classic_narration import load_narration
@@ -212,8 +213,30 @@ def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the
     assert "Ben vote contre Cleo" in read_back
     assert any(s.startswith("Ben vote contre Cleo, son amour") for s in session.operator.shown)
     votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
-    assert votes["value"]["Ben"] is None  # blank for the rules
+    assert votes["value"]["Ben"] == "Cleo"  # counted as said
     assert "Le village élimine Dan, qui était sorcière." in texts
+
+
+def test_a_lovers_ballot_against_the_beloved_counts_so_the_tie_keeps_the_secret() -> None:
+    """RULINGS thiercelieux 19: "A dealt record or a spoken table never hears a secret through a refusal: a
+    ballot the rules forbid because of a secret (a lover against the beloved) is counted as said and shown
+    to the operator alone, who may take it back; refusals the table may hear name public facts only (a
+    dead voter, a pardoned idiot)." Counted blank, Cleo's ballot would break the 2-2 tie the table heard."""
+    players, deal = ("Ana", "Ben", "Cleo", "Dan", "Eva"), ("cupidon", "loup", "villageois", "villageois", "voyante")
+    operator = [("cupidon", ["Ben", "Cleo"]), ("voyante", "Ana"), ("loup", "Dan")]
+    ballots = ["ana vote contre ben", "cleo vote contre ben", "ben vote contre eva", "eva vote contre eva"]
+    session, speaker = table(operator, ["on vote", *ballots, "oui"], players=players, deal=deal)
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    assert "Égalité entre Ben et Eva, avec 2 voix." in texts
+    assert not any("le plus de voix" in t or "Le village élimine" in t or "son amour" in t for t in texts)
+    assert any(s.startswith("Cleo vote contre Ben, son amour") for s in session.operator.shown)
+    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
+    assert votes["value"] == {"Ana": "Ben", "Ben": "Eva", "Cleo": "Ben", "Eva": "Eva"}
+    # the game as a record: `narrator resolve` hears the same tie
+    record = session.record()
+    record["phases"][-1]["day"]["revote"] = {"Ana": "Ben", "Ben": "Eva", "Cleo": "Eva", "Eva": "Ben"}
+    assert "Égalité entre Ben et Eva, avec 2 voix." in resolve_record(record)["why"]
 
 
 SERVANTE_TABLE = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay")

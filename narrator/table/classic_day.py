@@ -99,14 +99,14 @@ class SpokenDay:
                             continue
                         self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
                         ballots[c.voter] = c.target
-                        if c.target is not None and c.target not in legal[c.voter]:
+                        if (c.voter, c.target) in ask.secret:
                             self._secret_ballot(c.voter, c.target)
                     if counted < len(ballots) < len(voters):  # not after « annule »: nothing new to count
                         self.voice.tell(self.prompts.line("votes_so_far", count=len(ballots), total=len(voters)))
                 said = {v: ballots[v] for v in voters}
                 self._open_ballots = None  # from here « annule » replays the vote without the last ballot
                 if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(said))):
-                    return {v: t if t is None or t in legal[v] else None for v, t in said.items()}
+                    return said
                 self.voice.tell(self.prompts.line("votes_again"))
                 self._record({"type": "votes_again"})
                 ballots.clear()
@@ -143,9 +143,9 @@ class SpokenDay:
     def _secret_ballot(self, voter: str, target: str) -> None:
         """RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the
         beloved) is counted as said and shown to the operator alone, who may take it back"; the rules count
-        it blank."""
+        it as said."""
         self.operator.show(
-            f"{voter} vote contre {target}, {SPARED} : compté blanc par les règles, la table ne le sait pas. "
+            f"{voter} vote contre {target}, {SPARED} : compté tel quel, la table ne le sait pas. "
             f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."
         )
 

@@ -48,6 +48,9 @@ class Ask:
     choices: tuple[str, ...] = ()  # PLAYER, PAIR: legal players; POTIONS: whom she may poison
     notes: tuple[tuple[str, str], ...] = ()
     ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # BALLOTS: each voter and whom he may vote for
+    # BALLOTS: (voter, target) ballots the rules forbid because of a secret (a lover against the beloved):
+    # counted as said, shown to the operator alone (RULINGS thiercelieux 19)
+    secret: tuple[tuple[str, str], ...] = ()
     heal: str | None = None  # POTIONS: whom her potion of life may save now; None: she may not heal
     no_heal: str = ""  # POTIONS: why she may not heal
     no_poison: str = ""  # POTIONS: why she may not poison (when `choices` is empty)

@@ -173,15 +173,14 @@ def _vote(turn: Turn, state: State, key: str, first: bool) -> tuple[str | None, 
 def _ballots(
     turn: Turn, state: State, key: str, voters: tuple[str, ...], context: str, targets: tuple[str, ...]
 ) -> Ask:
-    """RULINGS thiercelieux 17: every living player allowed to vote casts a ballot; blank is null."""
+    """RULINGS thiercelieux 17: every living player allowed to vote casts a ballot; blank is null.
+    RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is
+    counted as said and shown to the operator alone, who may take it back": it is legal here, and `secret`."""
     spare = state.options.lovers_spare_each_other
-    rows = []
-    for voter in voters:
-        beloved = state.beloved(voter) if spare else None
-        rows.append((voter, tuple(t for t in targets if t != beloved)))
+    rows = tuple((voter, targets) for voter in voters)
+    loved = {voter: state.beloved(voter) for voter in voters} if spare else {}
+    secret = tuple((voter, beloved) for voter, beloved in loved.items() if beloved in targets)
     expected = "le bulletin de chaque joueur en vie : un joueur parmi " + ", ".join(targets) + ", ou null (blanc)"
-    if spare and state.lovers:
-        expected += " ; jamais contre son amour (002 : « Un Amoureux ne doit jamais voter contre son aimé »)"
     notes = []
     for player in state.living():
         if player in state.pardoned:
@@ -195,7 +194,8 @@ def _ballots(
         forced=bool(rows),
         context=context,
         expected=expected,
-        ballots=tuple(rows),
+        ballots=rows,
+        secret=secret,
         notes=tuple(notes),
     )
 

@@ -101,7 +101,9 @@ class RandomDecider:
         everyone = sorted({t for _, targets in ask.ballots for t in targets})
         lead = self.rng.choice(everyone) if everyone else None
         out: dict[str, str | None] = {}
-        for voter, targets in ask.ballots:
+        for voter, legal in ask.ballots:
+            # a dealt lover keeps 002's word and never votes against the beloved (the rules would count it)
+            targets = tuple(t for t in legal if (voter, t) not in ask.secret)
             roll = self.rng.random()
             if lead in targets and roll < 0.6:
                 out[voter] = lead
