@@ -406,3 +406,24 @@ def test_a_resumed_vote_says_what_it_already_holds() -> None:
     )
     assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
     assert vote.counts == {"Ben": 1, "Ana": 2}
+
+
+def test_a_changed_ballot_is_said_and_replaces_the_first() -> None:
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers: list[str | None] = ["on vote", "ana vote contre ben", "ana vote contre chloé", "ana vote contre chloé"]
+    answers += ["ben vote contre personne", "ben vote contre chloé", "chloé vote contre ben", "oui"]
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    vote = session.collect_vote()
+    texts = [text for _, _, text in speaker.heard]
+    prompts = load_prompts()
+    changed = [t for t in texts if "change son vote" in t]
+    assert changed == ["Ana change son vote : contre Chloé.", "Ben change son vote : contre Chloé."]
+    assert changed == [
+        prompts.text("vote_changed", voter="Ana", target="Chloé"),
+        prompts.text("vote_changed", voter="Ben", target="Chloé"),
+    ]
+    at = texts.index(changed[0])
+    assert texts[at - 1] == prompts.text("votes_so_far", count=1, total=3)  # counted once, then changed
+    assert texts[at + 1] != prompts.text("votes_so_far", count=1, total=3)  # nothing new to count
+    assert vote.pointing == {"Ana": "Chloé", "Ben": "Chloé", "Chloé": "Ben"}

@@ -325,3 +325,18 @@ def test_a_journaled_ballot_of_the_pardoned_idiot_is_refused_with_its_line(tmp_p
     assert message.startswith(f"{path}:{ballot + 1}: bulletin du journal refusé : jour 2.votes.Ben : attendu : ")
     assert "pas Ben : l'idiot gracié a perdu son droit de vote" in message
     assert not any("Ben vote" in t for _, _, t in speaker.heard)
+
+
+def test_a_changed_ballot_is_said_and_replaces_the_first() -> None:
+    ballots = ["ana vote contre cleo", "ana vote contre fay", "ben vote contre dan", "ben vote contre personne"]
+    ballots += [f"{v} vote contre dan" for v in ("cleo", "dan", "eva", "fay", "hugo")]
+    session, speaker = table(NIGHT_1, ["on vote", *ballots, "oui"])
+    played_until_the_voices_end(session)
+    texts = [t for _, _, t in speaker.heard]
+    prompts = load_prompts()
+    at = texts.index("Ana change son vote : contre Fay.")
+    assert texts[at - 1] == prompts.text("votes_so_far", count=1, total=7)
+    assert texts[at + 1] == prompts.text("votes_so_far", count=2, total=7)  # Ben's first ballot, not Ana's again
+    assert "Ben change son vote : contre personne." in texts
+    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
+    assert votes["value"]["Ana"] == "Fay" and votes["value"]["Ben"] is None

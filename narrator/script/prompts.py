@@ -25,6 +25,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "votes_so_far": {"count", "total"},
     "vote_one": {"voter", "target"},
     "vote_nobody": {"voter"},
+    "vote_changed": {"voter", "target"},
     "tally_one": {"count", "target"},
     "and": set(),
     "read_back": {"summary"},

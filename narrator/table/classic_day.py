@@ -98,6 +98,8 @@ class SpokenDay:
                             self.voice.tell(problem)
                             continue
                         self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                        if c.voter in ballots and ballots[c.voter] != c.target:
+                            self.voice.tell(self.changed_vote(c.voter, c.target))
                         ballots[c.voter] = c.target
                         if (c.voter, c.target) in ask.secret:
                             self._secret_ballot(c.voter, c.target)

@@ -84,6 +84,10 @@ class Host:
         """« annule », once journaled and said: by default the game replays all its inputs but the last."""
         raise Undo()
 
+    def changed_vote(self, voter: str, target: str | None) -> Line:
+        """« Ana change son vote : contre Fay. »: a second ballot of the same voter replaces the first."""
+        return self.prompts.line("vote_changed", voter=voter, target=target or self.prompts.text("nobody"))
+
     # -- the debate -----------------------------------------------------------------------
 
     def debate(self, plan: Plan, left: float | None = None) -> None:

@@ -148,6 +148,9 @@ class Session(Host):
                 for c in commands:
                     if c.command in ("vote", "tally"):
                         self._record({"type": "vote_input", "command": c.to_json()})
+                        said = _tally(inputs)[0]
+                        if c.command == "vote" and c.voter and said.get(c.voter, c.target) != c.target:
+                            self.voice.tell(self.changed_vote(c.voter, c.target))
                         inputs.append(c)
                 ballots, tallies = _tally(inputs)
                 counted = len(ballots) + sum(tallies.values())
