@@ -101,7 +101,8 @@ class Reader:
         return _segment(tags, units + [(_BARE, vote)] if bare else units)
 
     def _tallies(self, tags: Sequence[Tag]) -> list[Command] | None:
-        tags = [Tag("B") if t.kind == "V" else t for t in tags]  # « deux votes contre Max »
+        # « deux votes contre Max »; « deux abstentions » are blank votes
+        tags = [Tag("B") if t.kind == "V" else Tag("O") if t.kind == "A" else t for t in tags]
 
         def tally(m: re.Match[str], tags: Sequence[Tag], before: list[Command]) -> list[Command] | None:
             names: list[str | None] = [None] if m["L"] == "O" else list(_names(m, "L", tags))
