@@ -247,7 +247,8 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
     assert texts[-1] == prompts.text("stopped")
     assert clock.now() - start < 60
     _, events, _ = read_journal(path)
-    assert [e["type"] for e in events] == ["stop"]
+    # the heartbeat may note the debate's time (every real second) whatever the fake clock says
+    assert [e["type"] for e in events if e["type"] != "tick"] == ["stop"]
     assert not finished(events)
     assert progress(events).stage == "night"  # not « done »: `narrator resume` goes on
 
