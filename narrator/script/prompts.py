@@ -27,6 +27,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "vote_nobody": {"voter"},
     "vote_changed": {"voter", "target"},
     "tally_one": {"count", "target"},
+    "tally_blank": {"count"},
     "and": set(),
     "read_back": {"summary"},
     "too_many_votes": {"count", "total"},
