@@ -390,7 +390,25 @@ def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name()
         item.line_id for item in narration.opening[narration.night : narration.sections[-1]] if isinstance(item, Say)
     ]
     assert not any(line.startswith(("setup_", "legend_")) for line in night)  # the legend is not the night
-    assert after == day + night + day  # « répète », « répète la nuit », « répète »
+    # « répète », « répète la nuit », « répète »: the day's opening says the time left now, not its length
+    now = [line for line in day if line != "discussion_start*"] + ["time_left*"]
+    assert after == now + night + now
+
+
+def test_repete_after_more_time_says_the_time_left_not_the_debates_first_length() -> None:
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["encore une minute", "répète", "on vote"]
+    session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    narration = plan(session.script.announce, in_play, minutes=5)
+    session.night(narration)
+    heard = len(speaker.heard)
+    session.debate(narration)
+    texts = [text for _, _, text in speaker.heard[heard:]]
+    assert texts == [
+        "D'accord, une minute de plus. Il reste 6 minutes.",
+        "Réveillez-vous tous et ouvrez les yeux.",
+        "Il reste 5 minutes et 59 secondes.",
+    ]
 
 
 def test_a_resumed_vote_says_what_it_already_holds() -> None:
