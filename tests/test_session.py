@@ -424,3 +424,19 @@ def test_a_resumed_vote_says_what_it_already_holds() -> None:
     )
     assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
     assert vote.counts == {"Ben": 1, "Ana": 2}
+
+
+def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
+    in_play = ["loup", "chasseur", "villageois", "voyante", "voleur", "villageois"]
+    answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre ben", "oui"]
+    answers += ["loup", "chasseur", "villageois", "oui"]
+    session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
+    session.debate(plan(session.script.announce, in_play))
+    outcome = session.conclude(session.collect_vote(), session.collect_cards())
+    assert outcome.dead == ["Ben", "Ana"]
+    said = [text for _, line, text in speaker.heard if line.startswith("why_")]
+    assert said[1:3] == [
+        "Ben était chasseur et votait contre Ana, qui meurt aussi.",
+        "Ana était loup-garou : le village gagne, pour qui est encore en vie.",
+    ]
+    assert sum("Ben était chasseur" in text for text in said) == 1
