@@ -230,8 +230,18 @@ def test_an_illegal_night_choice_is_refused_on_the_screen_and_asked_again() -> N
     ending = session.run()
     assert ending.record == RECORD
     refusal = next(s for s in operator.shown if s.startswith("Refusé"))
-    assert "pas Cleo : elle-même" in refusal
+    assert "pas Cleo : on ne se choisit pas soi-même" in refusal
     assert not any("Refusé" in line for line in said(speaker))
+
+
+def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender() -> None:
+    # records carry no gender: « lui-même » would be wrong for Eva
+    session, speaker, _ = classic_table(NIGHTS, ["je tire sur eva", *VOICES])
+    assert session.run().record == RECORD
+    lines = said(speaker)
+    at = lines.index("Pas Eva : on ne se choisit pas soi-même.")
+    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
 
 
 def test_annule_takes_back_the_last_ballot() -> None:

@@ -32,6 +32,10 @@ class Kind(str, Enum):
 
 Value = int | str  # an OPTION's value, as a record writes it
 
+# why a player is refused as his own target: said to the table (« Pas Eva : … »), so without a
+# pronoun that would guess the player's gender (« lui-même », « elle-même »)
+SELF = "on ne se choisit pas soi-même"
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:

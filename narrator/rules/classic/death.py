@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.model import BY_THE_VILLAGE, DEVOURING, Camp, Cause, Power, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
@@ -140,7 +140,7 @@ def _shoot(turn: Turn, state: State, name: str, rid: str) -> State:
         context=f"le {turn.name(rid)} {name} est mort",
         expected=f"le joueur que le {turn.name(rid)} élimine en mourant, un autre joueur en vie",
         choices=choices,
-        notes=spared_note(spared) + ((name, "lui-même"),),
+        notes=spared_note(spared) + ((name, SELF),),
         who=name,
     )
     target = turn.decider.player(ask)
@@ -171,7 +171,7 @@ def _scapegoat(turn: Turn, state: State, name: str, rid: str) -> State:
         context=f"le {turn.name(rid)} {name} est éliminé : il décide qui pourra voter demain",
         expected="la liste des joueurs qui pourront voter demain ([] : personne)",
         choices=tuple(living),
-        notes=tuple((p, "un idiot gracié ne vote plus") for p in state.pardoned),
+        notes=tuple((p, "l'idiot du village a perdu son droit de vote") for p in state.pardoned),
         who=name,
     )
     allowed = turn.decider.players(ask)
