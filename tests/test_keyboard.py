@@ -50,8 +50,21 @@ def test_the_vote_and_the_cards_prompt_their_own_answers(tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr
     shown = prompts(run.stderr)
     assert "Un vote à la fois : « Ana vote contre Ben », ou « trois voix pour Ben »" in shown
-    assert "La carte, par exemple « mangemort »" in shown
+    assert "La carte, par exemple « Mangemort »" in shown
     assert shown.count("oui ou non") == 2
+
+
+def test_the_one_night_prompts_show_this_games_cards_and_players(tmp_path: Path) -> None:
+    roles = "loup,loup,voyante,villageois,villageois,voleur"
+    typed = "on vote\nLea vote contre Max\nMax vote contre Lea\nZoe vote contre Max\noui\nloup-garou\nvillageois\nvoyante\noui\n"
+    run = narrator("play", "onuw", "--players", "Lea,Max,Zoe", "--roles", roles, "--minutes", "1",
+                   "--no-legend", typed=typed, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    shown = prompts(run.stderr)
+    assert shown[1:5] == ["Un vote à la fois : « Lea vote contre Max », ou « trois voix pour Max »"] * 3 + [
+        "oui ou non"
+    ]
+    assert shown[5:8] == ["La carte, par exemple « loup-garou »"] * 3  # not a Poudlard card
 
 
 def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:

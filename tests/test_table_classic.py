@@ -244,6 +244,34 @@ def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender()
     assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
 
 
+class TypingEar(ScriptedEar):
+    """A keyboard's answers: remembers each prompt it was shown (`expect`)."""
+
+    def __init__(self, answers: list[str | None]) -> None:
+        super().__init__(answers)
+        self.hints: list[str] = []
+
+    def expect(self, hint: str) -> None:
+        if not self.hints or self.hints[-1] != hint:
+            self.hints.append(hint)
+
+
+def test_the_keyboard_prompts_offer_only_what_the_question_accepts_with_living_players() -> None:
+    session, _, _ = classic_table(NIGHTS, VOICES)
+    ear = session.talk.ear = TypingEar(VOICES)
+    session.run()
+    typed = [h for h in ear.hints if h not in ("oui ou non", load_prompts().text("typed_any"))]
+    # the hunter's shot and the captain must name a player (no « personne »); Ben, shot at dawn, is
+    # no example of a voter or a target; a bare name is no ballot
+    assert typed == [
+        "Un nom",
+        "Un nom",
+        "Un vote, par exemple « Ana vote contre Cleo »",
+        "Un nom",  # the captain's tie-break
+        "Un vote, par exemple « Ana vote contre Dan »",
+    ]
+
+
 def test_annule_takes_back_the_last_ballot() -> None:
     voices = list(VOICES)
     at = voices.index("cleo vote contre ana")

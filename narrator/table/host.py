@@ -65,9 +65,14 @@ class Host:
             listen_s=self.listen_s,
             keyboard=self.keyboard,
             stranger=getattr(self.parser, "stranger", None),
+            examples=self.typed_examples,
         )
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
+
+    def typed_examples(self) -> dict[str, str]:
+        """The players and cards the keyboard's prompts show as examples (`typed_…` in scripts/table.yaml)."""
+        return {}
 
     def legend_lines(self) -> list[Line]:
         """What « rappelle les personnages » says."""
