@@ -123,7 +123,7 @@ class Host:
                         self.voice.tell(more)
                         reminders = [r for r in plan.reminders if r[0] < remaining]
                     elif command.command == "repeat":
-                        self.voice.play(self._opening_now(timer["end"] - self.clock.now()))
+                        self.voice.play(self.opening_now(timer["end"] - self.clock.now()))
                     elif command.command in ("pause", "stop"):
                         # the time spent paused or asking « on arrête ? » is not the debate's
                         timer["end"] += self._paused() if command.command == "pause" else self._stopping()
@@ -132,7 +132,7 @@ class Host:
                     else:
                         self._control(command)
 
-    def _opening_now(self, left: float) -> list[Item]:
+    def opening_now(self, left: float) -> list[Item]:
         """« répète » in the debate: its opening, but the length it said then (its filled line, id
         ending in "*") gives way to the time left now, after « encore une minute » or a pause."""
         kept = [item for item in self.voice.last if not (isinstance(item, Say) and item.line_id.endswith("*"))]
