@@ -67,7 +67,7 @@ class KeyboardOperator:
             self.hinted = True
         self.show(f"{phase} : {ask.context}.")
         if ask.kind is Kind.PLAYER:
-            return self._player(ask, ask.expected, ask.choices)
+            return self._player(ask, ask.plain, ask.choices)
         if ask.kind is Kind.PAIR:
             self._list(ask.choices)
             first = self._player(ask, "premier des deux", ask.choices, listed=True)
@@ -99,7 +99,7 @@ class KeyboardOperator:
         if ask.kind is Kind.OPTION:
             return self._option(ask)
         if ask.kind is Kind.YES_NO:
-            return self._yes(f"{ask.expected[:1].upper()}{ask.expected[1:]} ?")
+            return self._yes(f"{ask.plain[:1].upper()}{ask.plain[1:]} ?")
         # a kind this screen has no form for: the record's own notation, as `expected` describes it
         self.show(f"Réponse attendue : {ask.expected}.")
         text = self._line("Réponse (comme dans un enregistrement) > ")
@@ -130,7 +130,7 @@ class KeyboardOperator:
     def _players(self, ask: Ask) -> list[str]:
         self._list(ask.choices)
         many = f"{ask.count} joueurs" if ask.count is not None else "des joueurs (Entrée : aucun)"
-        text = self._line(f"{ask.expected} : {many}, numéros ou noms séparés par des virgules > ")
+        text = self._line(f"{ask.plain} : {many}, numéros ou noms séparés par des virgules > ")
         words = [w for w in re.split(r"[,;]" if re.search(r"[,;]", text) else r"\s+", text) if w.strip()]
         return [pick(w.strip(), ask.choices, self.seats) for w in words]
 
@@ -138,7 +138,7 @@ class KeyboardOperator:
         self.show("Choix : " + ", ".join(f"{i} {label}" for i, (_, label) in enumerate(ask.options, 1)) + ".")
         hint = " (numéro" + ("" if ask.forced else ", Entrée : rien") + ")"
         while True:
-            text = self._line(f"{ask.expected}{hint} > ")
+            text = self._line(f"{ask.plain}{hint} > ")
             if not text and not ask.forced:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(ask.options):

@@ -88,6 +88,7 @@ def _stutter(turn: Turn, state: State) -> State:
         forced=False,
         context=f"le {turn.name(rid)} {judge} peut provoquer un second vote (une fois par partie)",
         expected="true : un second vote suit aussitôt (second_votes) ; false ou rien sinon",
+        screen="le juge bègue provoque-t-il un second vote, aussitôt",
     )
     if not turn.decider.yes(ask):
         return state

@@ -79,6 +79,7 @@ def _devotion(turn: Turn, state: State, eliminated: list[str]) -> State:
         again=True,
         context=f"la {turn.name(rid)} {maid} peut prendre la place de " + ", ".join(eliminated),
         expected=f"true, ou le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
+        screen=f"le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
         choices=tuple(eliminated),
     )
     pick = turn.decider.player(ask)
@@ -170,6 +171,7 @@ def _scapegoat(turn: Turn, state: State, name: str, rid: str) -> State:
         Kind.PLAYERS,
         context=f"le {turn.name(rid)} {name} est éliminé : il décide qui pourra voter demain",
         expected="la liste des joueurs qui pourront voter demain ([] : personne)",
+        screen="les joueurs qui pourront voter demain",
         choices=tuple(living),
         notes=tuple((p, "l'idiot du village a perdu son droit de vote") for p in state.pardoned),
         who=name,

@@ -33,6 +33,7 @@ def steal(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         + ", ".join(cards)
         + (" ; deux loups-garous, il doit en prendre un" if both_wolves else ""),
         expected="{take: 0 ou 1}, la carte qu'il prend" + ("" if both_wolves else ", ou {} pour garder la sienne"),
+        screen="la carte que le voleur prend" + ("" if both_wolves else " (sinon, il garde la sienne)"),
         options=tuple((i, turn.name(c)) for i, c in enumerate(cards)),
     )
     take = turn.decider.option(ask)

@@ -32,6 +32,7 @@ def charm(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         expected=f"les {count} joueurs que le joueur de flûte enchante : [X, Y], en vie, pas encore enchantés"
         if count == 2
         else "le dernier joueur à enchanter : [X]",
+        screen="les joueurs que le joueur de flûte enchante, pas encore enchantés",
         choices=choices,
         count=count,
         notes=((piper, SELF),) + tuple((p, "déjà sous le charme") for p in state.charmed),

@@ -36,6 +36,7 @@ def perform(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=f"le {role.name} {comedian} peut prendre le pouvoir d'une carte pour la nuit",
         expected="{use: 0, 1 ou 2}, la carte dont il prend le pouvoir cette nuit"
         + (" (chaque carte une fois)" if once else ""),
+        screen="la carte dont le comédien prend le pouvoir cette nuit",
         options=tuple((i, turn.name(c)) for i, c in left),
     )
     use = turn.decider.option(ask)
@@ -232,6 +233,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
             field="ignite",
             context=context,
             expected="{ignite: true} : il met le feu aux joueurs aspergés (une fois par partie)",
+            screen="le pyromane met-il le feu aux joueurs aspergés (une fois par partie)",
         )
         if turn.decider.yes(ask):
             dark.fire = True
@@ -249,6 +251,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         field="douse",
         context=context,
         expected="{douse: X} : le joueur que le pyromane asperge d'essence, un autre joueur en vie",
+        screen="le joueur que le pyromane asperge d'essence",
         choices=choices,
         notes=notes,
     )
