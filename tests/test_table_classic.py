@@ -650,7 +650,7 @@ def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice
     session.operator = operator
     ending = session.run()
     assert ending.record == RECORD
-    assert "Annulé : « voyante » sera demandé à nouveau." in operator.shown
+    assert "Annulé : « voyante », Ben ; à nouveau." in operator.shown
     lines = [line_id for _, line_id, _ in speaker.heard]
     for line in ("voyante_wake", "voyante_sleep", "loups_wake", "cupidon_wake", "lovers_wake"):
         assert lines.count(line) == (2 if line.startswith(("voyante", "loups")) else 1), line  # nights 1 and 2
@@ -683,6 +683,26 @@ def test_annule_on_the_operators_keyboard() -> None:
     with pytest.raises(OperatorUndo):
         operator.answer(ask, "nuit 1")
     assert "« annule » reprend votre choix précédent" in screen.getvalue()
+
+
+def test_annule_at_a_questions_second_part_takes_back_its_first_part_and_says_so() -> None:
+    lovers = Ask("cupidon", Kind.PAIR, "Cupidon se réveille", "les amoureux", choices=("Ana", "Ben", "Cleo"))
+    operator, screen = keyboard("Ana", "annule", "Ben", "Cleo")
+    assert operator.answer(lovers, "nuit 1") == ["Ben", "Cleo"]
+    shown = screen.getvalue()
+    assert "Rien à annuler" not in shown
+    assert "> [opérateur] Annulé : premier des deux, Ana ; à nouveau.\n" in shown
+    assert shown.count("premier des deux (numéro ou nom) > ") == 2
+    potions = Ask("sorciere", Kind.POTIONS, "la sorcière se réveille", "", choices=("Ana", "Ben"), heal="Cleo")
+    operator, screen = keyboard("o", "annule", "n", "2")
+    assert operator.answer(potions, "nuit 1") == {"heal": False, "poison": "Ben"}
+    shown = screen.getvalue()
+    assert "> [opérateur] Annulé : la potion de vie, oui ; à nouveau.\n" in shown
+    assert shown.count("Potion de vie pour Cleo") == 2
+    # at a question's first part, « annule » is the previous question's, as before
+    operator, _ = keyboard("annule")
+    with pytest.raises(OperatorUndo):
+        operator.answer(potions, "nuit 1")
 
 
 def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from narrator.table.classic_day import SpokenDay
 from narrator.table.classic_journal import debate_left, hold, inputs
 from narrator.table.host import Host, Undo
 from narrator.table.journal import JournalError
-from narrator.table.operator import Operator, OperatorUndo
+from narrator.table.operator import Operator, OperatorUndo, typed_as
 from narrator.voice import Item
 
 
@@ -195,7 +195,7 @@ class ClassicSession(Host, SpokenDay):
             return
         for _ in range(ruled + 1):
             self._record({"type": "undo"})
-        self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
+        self.operator.show(f"Annulé : « {last['key']} », {typed_as(last['value'])} ; à nouveau.")
         raise Undo()
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
