@@ -94,7 +94,7 @@ def test_annule_at_the_witchs_prompt_ends_her_call_and_opens_the_morning() -> No
     played_until_the_voices_end(session)
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
     assert "Les loups-garous ont dévoré Gus, qui était villageois." in [t for _, _, t in speaker.heard]
-    assert "Annulé : « loup » sera demandé à nouveau." in session.operator.shown
+    assert "Annulé : « loup », Hugo ; à nouveau." in session.operator.shown
 
 
 def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
@@ -102,7 +102,7 @@ def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
     session, speaker = table(operator, [])
     played_until_the_voices_end(session)
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
-    assert "Annulé : « voyante » sera demandé à nouveau." in session.operator.shown
+    assert "Annulé : « voyante », Dan ; à nouveau." in session.operator.shown
     # the voyante's look is the corrected one, on the screen only
     assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
 
