@@ -440,3 +440,33 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
         "Ana était loup-garou : le village gagne, pour qui est encore en vie.",
     ]
     assert sum("Ben était chasseur" in text for text in said) == 1
+
+
+def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
+    # « deux votes blancs »: two of the four votes went to nobody; they are read back, journaled as a
+    # tally with no target, and never counted against a player
+    from narrator.table import events as ev
+
+    in_play = ["mangemort", "eleve", "eleve", "eleve", "harry", "ron", "luna"]
+    players = ["Ana", "Ben", "Chloé", "Dan"]
+    prompts = load_prompts()
+    session, speaker, _ = table("poudlard", players, in_play, ["deux votes blancs", "deux voix pour ben", "oui"])
+    vote = session.collect_vote()
+    assert vote.counts == {"Ben": 2} and vote.pointing == {}
+    blank = prompts.text("tally_blank", count=2)
+    assert blank != prompts.text("tally_blank", count=1)  # forms by number
+    summary = prompts.join([prompts.text("tally_one", count=2, target="Ben"), blank])
+    assert prompts.text("read_back", summary=summary) in [t for _, _, t in speaker.heard]
+    said = [e for e in session.events if e["type"] == "vote_input"]
+    assert said[0] == {"type": "vote_input", "command": {"command": "tally", "target": None, "count": 2}}
+    for event in session.events:
+        ev.check(event)  # a blank tally passes the journal's check
+
+    # resumed after the first input: the blank votes are held and count toward the four
+    held = progress([{"type": "night_done"}, {"type": "start_vote"}, said[0]]).inputs
+    again, speaker, _ = table("poudlard", players, in_play, ["ben deux voix", "oui"])
+    vote = again.collect_vote(held)
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[1] == f"J'ai déjà 2 voix : {blank}."
+    assert vote.counts == {"Ben": 2}
+    assert prompts.text("read_back", summary=summary) in texts

@@ -26,6 +26,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "vote_one": {"voter", "target"},
     "vote_nobody": {"voter"},
     "tally_one": {"count", "target"},
+    "tally_blank": {"count"},
     "and": set(),
     "read_back": {"summary"},
     "too_many_votes": {"count", "total"},
