@@ -97,11 +97,13 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "typed_count": {"low", "high"},
     "typed_name": set(),
     "typed_character": set(),
-    "typed_vote": set(),
-    "typed_reveal": set(),
+    "typed_vote": {"example"},
+    "typed_reveal": {"player", "card"},
     "typed_choose": set(),
-    "typed_ask_votes": set(),
-    "typed_ask_card": set(),
+    "typed_choose_or_nobody": set(),
+    "typed_ask_pointing": set(),
+    "typed_ask_votes": {"voter", "target"},
+    "typed_ask_card": {"card"},
 }
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -275,6 +275,11 @@ class Session(Host):
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
+    def typed_examples(self) -> dict[str, str]:
+        """Two players of this table and a card of this game (every player is alive until the verdict)."""
+        voter, target = self.players[0], self.players[1 % len(self.players)]
+        return {"voter": voter, "target": target, "player": target, "card": self._card_name(self.in_play[0])}
+
     def legend_lines(self) -> list[Line]:
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
