@@ -124,6 +124,7 @@ _FRENCH = (
     (r"did not find expected <document start>", "contenu après la fin du document : la ligne est-elle bien indentée ?"),
     (r"did not find expected (.+)", "{0} attendu"),
     (r"exceeded maximum nesting depth", "trop de niveaux d'imbrication"),
+    (r"(plus de \d+ niveaux d'imbrication)", "{0}"),  # our own composer's bound (_Loader), already French
     (r"found character that cannot start any token", "caractère qui ne peut commencer aucune valeur (une tabulation ?"
      " indentez avec des espaces, ou mettez le texte entre guillemets)"),
     (r"mapping values are not allowed in this context", "« : » inattendu ici (indentation fausse, ou texte à mettre"
