@@ -283,7 +283,7 @@ def test_the_pardoned_idiot_is_known_and_does_not_vote() -> None:
                     "Eva": "Ana"}), night(loup="Eva"), day(votes={"Ana": "Ben"}))  # fmt: skip
     assert message == (
         "phases.3.day.votes.Ana : attendu : seuls votent les joueurs en vie : Ben, Cleo, Dan ; pas Ana : l'idiot "
-        'gracié a perdu son droit de vote (003) ; trouvé : "Ana"'
+        'du village a perdu son droit de vote (003) ; trouvé : "Ana"'
     )
 
 

@@ -226,7 +226,7 @@ def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
         (
             "table.yaml",
             ("{player}, quelle", "{joueur}, quelle"),
-            ":24:11: ask_card: {joueur} inconnu ; attendu : {player}",
+            ":25:11: ask_card: {joueur} inconnu ; attendu : {player}",
         ),
         (
             "demo.yaml",

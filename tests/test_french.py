@@ -257,7 +257,7 @@ def _line_of(text: str, needle: str) -> int:
 def test_the_shipped_phrasebook_loads() -> None:
     book = phrasebook()
     assert {b.command for b in book.blocks} == set(COMMANDS) - {"name"}  # a name has no template
-    assert set(book.roles) == {"onuw", "poudlard"}
+    assert set(book.roles) == {"onuw", "poudlard", "thiercelieux"}
     assert set(book.games) == {"onuw", "poudlard", "thiercelieux"}
     assert book.name_lead_ins and set(book.scenarios) == {"onuw", "poudlard"}
 

@@ -3,13 +3,20 @@ and on the operator's screen a player keeps one number, his seat, in every list 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.deal import RandomDecider, random_record
+from narrator.rules.classic.engine import play_phase, start
+from narrator.rules.classic.record import parse_record
+from narrator.script.classic import load_classic
 from narrator.table.operator import KeyboardOperator
 
 
@@ -50,8 +57,21 @@ def test_the_vote_and_the_cards_prompt_their_own_answers(tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr
     shown = prompts(run.stderr)
     assert "Un vote à la fois : « Ana vote contre Ben », ou « trois voix pour Ben »" in shown
-    assert "La carte, par exemple « mangemort »" in shown
+    assert "La carte, par exemple « Mangemort »" in shown
     assert shown.count("oui ou non") == 2
+
+
+def test_the_one_night_prompts_show_this_games_cards_and_players(tmp_path: Path) -> None:
+    roles = "loup,loup,voyante,villageois,villageois,voleur"
+    typed = "on vote\nLea vote contre Max\nMax vote contre Lea\nZoe vote contre Max\noui\nloup-garou\nvillageois\nvoyante\noui\n"
+    run = narrator("play", "onuw", "--players", "Lea,Max,Zoe", "--roles", roles, "--minutes", "1",
+                   "--no-legend", typed=typed, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    shown = prompts(run.stderr)
+    assert shown[1:5] == ["Un vote à la fois : « Lea vote contre Max », ou « trois voix pour Max »"] * 3 + [
+        "oui ou non"
+    ]
+    assert shown[5:8] == ["La carte, par exemple « loup-garou »"] * 3  # not a Poudlard card
 
 
 def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
@@ -68,3 +88,61 @@ def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
     # a seat this question does not offer is that player, and the record's check says why not
     assert operator.answer(wolves, "nuit 1") == "Ben"
     assert operator.answer(seer, "nuit 1") == "Eva"
+
+
+class Watching(RandomDecider):
+    """Random legal answers, remembering every question the rules asked."""
+
+    def __init__(self, rng: random.Random, seen: list[Ask]) -> None:
+        super().__init__(rng)
+        self.seen = seen
+
+    def __getattribute__(self, name: str):
+        method = super().__getattribute__(name)
+        if name in ("player", "pair", "potions", "spy", "ballots", "players", "option", "yes"):
+
+            def watched(ask: Ask):
+                self.seen.append(ask)
+                return method(ask)
+
+            return watched
+        return method
+
+
+def _screen(ask: Ask) -> str:
+    """What the operator's screen shows for `ask` up to its first prompt."""
+    screen = io.StringIO()
+
+    def no_more() -> str:
+        raise EOFError
+
+    with contextlib.suppress(EOFError):
+        KeyboardOperator(no_more, screen).answer(ask, "nuit 1")
+    return screen.getvalue().replace("[opérateur] ", "")
+
+
+def test_the_operators_screen_asks_in_plain_french_never_in_a_records_notation() -> None:
+    rules = load_classic()
+    seen: list[Ask] = []
+    for seed in range(60):
+        rng = random.Random(seed)
+        record = random_record(rules, rng, 8, seed, max_phases=1)
+        state = start(rules, parse_record(rules, record))
+        for i in range(12):
+            if state.winner is not None:
+                break
+            state, _ = play_phase(rules, state, "night" if i % 2 == 0 else "day", i // 2 + 1, Watching(rng, seen))
+    keys = {ask.key for ask in seen}
+    assert {"infect", "voleur", "servante", "joueur_de_flute", "pyromane", "comedien"} <= keys
+    notation = re.compile(r"[{}\[\]]|\b(true|false|null|True|False)\b")
+    assert [(a.key, _screen(a)) for a in seen if notation.search(_screen(a))] == []
+    infect = next(a for a in seen if a.key == "infect")
+    victim = re.search(r"infecter (\w+)", infect.context).group(1)  # type: ignore[union-attr]
+    assert _screen(infect).splitlines()[-1] == (
+        f"L'infect père des loups infecte-t-il {victim} : o, la victime survit "
+        "et rejoint les loups-garous ; n, elle est dévorée ? (o/n) > "
+    )
+    thief = next(a for a in seen if a.key == "voleur" and not a.forced)
+    assert _screen(thief).splitlines()[-1] == (
+        "la carte que le voleur prend (sinon, il garde la sienne) (numéro, Entrée : rien) > "
+    )

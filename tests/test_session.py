@@ -390,7 +390,25 @@ def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name()
         item.line_id for item in narration.opening[narration.night : narration.sections[-1]] if isinstance(item, Say)
     ]
     assert not any(line.startswith(("setup_", "legend_")) for line in night)  # the legend is not the night
-    assert after == day + night + day  # « répète », « répète la nuit », « répète »
+    # « répète », « répète la nuit », « répète »: the day's opening says the time left now, not its length
+    now = [line for line in day if line != "discussion_start*"] + ["time_left*"]
+    assert after == now + night + now
+
+
+def test_repete_after_more_time_says_the_time_left_not_the_debates_first_length() -> None:
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers = ["encore une minute", "répète", "on vote"]
+    session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, answers)
+    narration = plan(session.script.announce, in_play, minutes=5)
+    session.night(narration)
+    heard = len(speaker.heard)
+    session.debate(narration)
+    texts = [text for _, _, text in speaker.heard[heard:]]
+    assert texts == [
+        "D'accord, une minute de plus. Il reste 6 minutes.",
+        "Réveillez-vous tous et ouvrez les yeux.",
+        "Il reste 5 minutes et 59 secondes.",
+    ]
 
 
 def test_a_resumed_vote_says_what_it_already_holds() -> None:
@@ -406,3 +424,49 @@ def test_a_resumed_vote_says_what_it_already_holds() -> None:
     )
     assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
     assert vote.counts == {"Ben": 1, "Ana": 2}
+
+
+def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
+    in_play = ["loup", "chasseur", "villageois", "voyante", "voleur", "villageois"]
+    answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre ben", "oui"]
+    answers += ["loup", "chasseur", "villageois", "oui"]
+    session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
+    session.debate(plan(session.script.announce, in_play))
+    outcome = session.conclude(session.collect_vote(), session.collect_cards())
+    assert outcome.dead == ["Ben", "Ana"]
+    said = [text for _, line, text in speaker.heard if line.startswith("why_")]
+    assert said[1:3] == [
+        "Ben était chasseur et votait contre Ana, qui meurt aussi.",
+        "Ana était loup-garou : le village gagne, pour qui est encore en vie.",
+    ]
+    assert sum("Ben était chasseur" in text for text in said) == 1
+
+
+def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
+    # « deux votes blancs »: two of the four votes went to nobody; they are read back, journaled as a
+    # tally with no target, and never counted against a player
+    from narrator.table import events as ev
+
+    in_play = ["mangemort", "eleve", "eleve", "eleve", "harry", "ron", "luna"]
+    players = ["Ana", "Ben", "Chloé", "Dan"]
+    prompts = load_prompts()
+    session, speaker, _ = table("poudlard", players, in_play, ["deux votes blancs", "deux voix pour ben", "oui"])
+    vote = session.collect_vote()
+    assert vote.counts == {"Ben": 2} and vote.pointing == {}
+    blank = prompts.text("tally_blank", count=2)
+    assert blank != prompts.text("tally_blank", count=1)  # forms by number
+    summary = prompts.join([prompts.text("tally_one", count=2, target="Ben"), blank])
+    assert prompts.text("read_back", summary=summary) in [t for _, _, t in speaker.heard]
+    said = [e for e in session.events if e["type"] == "vote_input"]
+    assert said[0] == {"type": "vote_input", "command": {"command": "tally", "target": None, "count": 2}}
+    for event in session.events:
+        ev.check(event)  # a blank tally passes the journal's check
+
+    # resumed after the first input: the blank votes are held and count toward the four
+    held = progress([{"type": "night_done"}, {"type": "start_vote"}, said[0]]).inputs
+    again, speaker, _ = table("poudlard", players, in_play, ["ben deux voix", "oui"])
+    vote = again.collect_vote(held)
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[1] == f"J'ai déjà 2 voix : {blank}."
+    assert vote.counts == {"Ben": 2}
+    assert prompts.text("read_back", summary=summary) in texts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -173,19 +174,26 @@ NOT_ABOUT_A_PLAYER = {
     "prêt": {"table.ask_cards_mode"},
     "elle": {"table.card_taken"},
     "elles": {"table.card_taken"},
+    "seul": {"thiercelieux.texts.lovers_win", "thiercelieux.texts.angel_wins"},  # the couple, l'ange
+    "aspergés": {"thiercelieux.texts.ignite"},  # « les joueurs aspergés »
+    "enchantées": {"thiercelieux.texts.piper_wins"},  # « les personnes »
 }  # fmt: skip
 
 
+# a pronoun, participle or adjective that would agree with a player, whose gender no record holds
+GENDERED = re.compile(
+    r"\b(elle|elles|ceux|celui|celle|celles|chacun|chacune|seuls|seule|seules|morte?s?|éliminée?s?|"
+    r"capturée?s?|choisie?s?|choisis|prête?s?|devenue?s?|graciée?s?|nommée?s?|tous les deux|eux|"
+    r"lui-même|elle-même|eux-mêmes|elles-mêmes|vivante?s?|infectée?s?|sauvée?s?|amoureuse?s?|seul|"
+    r"lynchée?s?|condamnée?s?|élue?s?|enchantée?s?|aspergée?s?)\b"
+)
+
+
 def test_no_template_guesses_a_players_gender_nor_forgets_an_elision() -> None:
-    # a pronoun, participle or adjective that would agree with a player, whose gender no record holds
-    gendered = re.compile(
-        r"\b(elle|elles|ceux|celui|celle|celles|chacun|chacune|seuls|seule|seules|morte?s?|éliminée?s?|"
-        r"capturée?s?|choisie?s?|choisis|prête?s?|devenue?s?|graciée?s?|nommée?s?|tous les deux|eux)\b"
-    )
     wrong = []
     for where, _, text in SENTENCES:
         wrong += [
-            (where, word, text) for word in gendered.findall(text) if where not in NOT_ABOUT_A_PLAYER.get(word, ())
+            (where, word, text) for word in GENDERED.findall(text) if where not in NOT_ABOUT_A_PLAYER.get(word, ())
         ]
         if re.search(r"\b(de|que|le|la|ne|se|je|ce|lorsque|puisque|jusque) (Ana|Eva)\b", text):
             wrong.append((where, "élision", text))
@@ -220,3 +228,31 @@ def test_nothing_written_for_the_eye_is_read_aloud() -> None:
     wrong = [(where, text) for where, text in lines if eye.search(text)]
     wrong += [(where, text) for where, _, text in SENTENCES if eye.search(text)]
     assert not wrong
+
+
+def test_no_refusal_note_of_the_classic_rules_guesses_a_players_gender() -> None:
+    # the rules' notes are said to the table after a player's name: « Pas Eva : on ne se choisit pas soi-même. »
+    import ast
+
+    from narrator.rules.classic import asks
+
+    folder = Path(asks.__file__).parent
+    notes = []
+    for source in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            held = [k.value for k in getattr(node, "keywords", []) if k.arg in ("notes", "no_heal", "no_poison")]
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "notes.append":
+                held += node.args
+            if isinstance(node, ast.Assign | ast.AugAssign):
+                names = [
+                    t.id for t in getattr(node, "targets", [getattr(node, "target", None)]) if isinstance(t, ast.Name)
+                ]
+                held += [node.value] if set(names) & {"notes", "no_heal", "no_poison", "SELF", "SPARED"} else []
+            for tree in held:
+                notes += [
+                    (source.name, c.value)
+                    for c in ast.walk(tree)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                ]
+    assert len(notes) > 10 and ("asks.py", asks.SELF) in notes
+    assert [(where, note) for where, note in notes if GENDERED.search(note)] == []

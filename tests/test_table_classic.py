@@ -230,8 +230,46 @@ def test_an_illegal_night_choice_is_refused_on_the_screen_and_asked_again() -> N
     ending = session.run()
     assert ending.record == RECORD
     refusal = next(s for s in operator.shown if s.startswith("Refusé"))
-    assert "pas Cleo : elle-même" in refusal
+    assert "pas Cleo : on ne se choisit pas soi-même" in refusal
     assert not any("Refusé" in line for line in said(speaker))
+
+
+def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender() -> None:
+    # records carry no gender: « lui-même » would be wrong for Eva
+    session, speaker, _ = classic_table(NIGHTS, ["je tire sur eva", *VOICES])
+    assert session.run().record == RECORD
+    lines = said(speaker)
+    at = lines.index("Pas Eva : on ne se choisit pas soi-même.")
+    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
+
+
+class TypingEar(ScriptedEar):
+    """A keyboard's answers: remembers each prompt it was shown (`expect`)."""
+
+    def __init__(self, answers: list[str | None]) -> None:
+        super().__init__(answers)
+        self.hints: list[str] = []
+
+    def expect(self, hint: str) -> None:
+        if not self.hints or self.hints[-1] != hint:
+            self.hints.append(hint)
+
+
+def test_the_keyboard_prompts_offer_only_what_the_question_accepts_with_living_players() -> None:
+    session, _, _ = classic_table(NIGHTS, VOICES)
+    ear = session.talk.ear = TypingEar(VOICES)
+    session.run()
+    typed = [h for h in ear.hints if h not in ("oui ou non", load_prompts().text("typed_any"))]
+    # the hunter's shot and the captain must name a player (no « personne »); Ben, shot at dawn, is
+    # no example of a voter or a target; a bare name is no ballot
+    assert typed == [
+        "Un nom",
+        "Un nom",
+        "Un vote, par exemple « Ana vote contre Cleo »",
+        "Un nom",  # the captain's tie-break
+        "Un vote, par exemple « Ana vote contre Dan »",
+    ]
 
 
 def test_annule_takes_back_the_last_ballot() -> None:
@@ -612,7 +650,7 @@ def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice
     session.operator = operator
     ending = session.run()
     assert ending.record == RECORD
-    assert "Annulé : « voyante » sera demandé à nouveau." in operator.shown
+    assert "Annulé : « voyante », Ben ; à nouveau." in operator.shown
     lines = [line_id for _, line_id, _ in speaker.heard]
     for line in ("voyante_wake", "voyante_sleep", "loups_wake", "cupidon_wake", "lovers_wake"):
         assert lines.count(line) == (2 if line.startswith(("voyante", "loups")) else 1), line  # nights 1 and 2
@@ -645,6 +683,26 @@ def test_annule_on_the_operators_keyboard() -> None:
     with pytest.raises(OperatorUndo):
         operator.answer(ask, "nuit 1")
     assert "« annule » reprend votre choix précédent" in screen.getvalue()
+
+
+def test_annule_at_a_questions_second_part_takes_back_its_first_part_and_says_so() -> None:
+    lovers = Ask("cupidon", Kind.PAIR, "Cupidon se réveille", "les amoureux", choices=("Ana", "Ben", "Cleo"))
+    operator, screen = keyboard("Ana", "annule", "Ben", "Cleo")
+    assert operator.answer(lovers, "nuit 1") == ["Ben", "Cleo"]
+    shown = screen.getvalue()
+    assert "Rien à annuler" not in shown
+    assert "> [opérateur] Annulé : premier des deux, Ana ; à nouveau.\n" in shown
+    assert shown.count("premier des deux (numéro ou nom) > ") == 2
+    potions = Ask("sorciere", Kind.POTIONS, "la sorcière se réveille", "", choices=("Ana", "Ben"), heal="Cleo")
+    operator, screen = keyboard("o", "annule", "n", "2")
+    assert operator.answer(potions, "nuit 1") == {"heal": False, "poison": "Ben"}
+    shown = screen.getvalue()
+    assert "> [opérateur] Annulé : la potion de vie, oui ; à nouveau.\n" in shown
+    assert shown.count("Potion de vie pour Cleo") == 2
+    # at a question's first part, « annule » is the previous question's, as before
+    operator, _ = keyboard("annule")
+    with pytest.raises(OperatorUndo):
+        operator.answer(potions, "nuit 1")
 
 
 def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def test_annule_at_the_witchs_prompt_ends_her_call_and_opens_the_morning() -> No
     played_until_the_voices_end(session)
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
     assert "Les loups-garous ont dévoré Gus, qui était villageois." in [t for _, _, t in speaker.heard]
-    assert "Annulé : « loup » sera demandé à nouveau." in session.operator.shown
+    assert "Annulé : « loup », Hugo ; à nouveau." in session.operator.shown
 
 
 def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
@@ -102,7 +102,7 @@ def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
     session, speaker = table(operator, [])
     played_until_the_voices_end(session)
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
-    assert "Annulé : « voyante » sera demandé à nouveau." in session.operator.shown
+    assert "Annulé : « voyante », Dan ; à nouveau." in session.operator.shown
     # the voyante's look is the corrected one, on the screen only
     assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
 
@@ -187,13 +187,16 @@ def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_pat
 
 
 def test_repete_in_the_classic_debate_says_its_opening_and_never_the_night() -> None:
-    session, speaker = table(NIGHT_1, ["répète", "répète la nuit", "on vote"])
+    session, speaker = table(NIGHT_1, ["répète", "encore une minute", "répète", "répète la nuit", "on vote"])
     played_until_the_voices_end(session)
     texts = [t for _, _, t in speaker.heard]
     opening = [line.text for line in session.narration.debate_opening(session.prompts.duration(60))]
+    # said again with the time left now: each line takes a second on this clock
+    more = load_prompts().text("more_time", time="une minute", left="une minute et 59 secondes")
+    now = [line.text for line in session.narration.debate_opening("une minute et 58 secondes")]
     at = texts.index(opening[0])
     refused = load_prompts().text("night_not_repeated")
-    assert texts[at : at + 2 * len(opening) + 1] == opening + opening + [refused]
+    assert texts[at : at + 5] == [*opening, *opening, more, *now, refused]
     assert ids(speaker).count("night_first") == 1 and ids(speaker).count("loups_wake") == 1
 
 

@@ -72,7 +72,8 @@ class Controls:
 
     def _more_time(self, key: tuple[str, ...]) -> Command | None:
         m = self._duration.fullmatch(" ".join(key))
-        if not m or not (m["lead"] or m["trail"]):
+        # « une minute et demie » alone asks for it; « deux minutes » alone does not
+        if not m or not (m["lead"] or m["trail"] or m["m"] and (m["half"] or m["s"]) or m["demi"]):
             return None
         minutes = int(m["m"] or 0)
         seconds = int(m["s"] or m["s2"] or 0) + (30 if m["half"] or m["demi"] else 0)
@@ -87,10 +88,14 @@ class Controls:
 
 
 def folded(way: Sequence[Command]) -> tuple[Command, ...]:
-    """« non, annule » is one undo; a control said twice (« oui oui ») is said once."""
+    """« non, annule » is one undo, « c'est bon, on vote » one start of the vote; a control said
+    twice (« oui oui ») is said once."""
     out: list[Command] = []
     for command in way:
         if out and out[-1] == command and not FIELDS.get(command.command):
+            continue
+        if out and out[-1].command == "yes" and command.command == "start_vote":
+            out[-1] = command  # « ok c'est bon, on vote » only starts the vote
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

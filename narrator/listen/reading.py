@@ -26,7 +26,8 @@ _LIST = r"N(?:&?N)*"  # voters: « Paul, Zoé et Léo »
 _AND_LIST = r"N(?:&N)*"  # a card or a count for several names needs its « et »: « Ana et Ben »
 _K = "[K=]"  # a link: « est », « c'est »
 # vote: [vote de] voters [vote words] [contre] target; voters abstain; « … et Léo aussi »
-_VOTE = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})(?P<mid>[K=VEC]*)(?P<T>[NO])S?[K=E]*")  # « … elle aussi »
+# « moi c'est Léa et je vote contre Paul »: an « et » between the voter and the vote's verb
+_VOTE = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})(?P<mid>(?:&(?={_K}*V))?[K=VEC]*)(?P<T>[NO])S?[K=E]*")
 _BARE = re.compile(rf"&?{_K}*(?P<L>N)(?P<T>[NO])")  # « Alice Bob », while the votes are collected
 _ABSTAIN = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})[K=VE]*A(?:[K=]*C[K=]*O)?[K=E]*")
 _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
@@ -34,6 +35,10 @@ _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 _NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=B]*(?P<n>[#Z])B?[K=BE]*")
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
+# blank votes (target null): « deux votes blancs », « blanc deux voix » (a count « pour personne »
+# is for no seated player: not understood)
+_BLANK_COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>#)[K=B]*(?P<L>O)B?[K=E]*")
+_BLANK_FIRST = re.compile(rf"&?{_K}*B?{_K}*(?P<L>O)[K=B]*(?P<n>[#Z])B?[K=BE]*")
 # reveal: names [est] [un] card; card c'est names
 _NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)S?[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
@@ -96,17 +101,21 @@ class Reader:
         return _segment(tags, units + [(_BARE, vote)] if bare else units)
 
     def _tallies(self, tags: Sequence[Tag]) -> list[Command] | None:
-        tags = [Tag("B") if t.kind == "V" else t for t in tags]  # « deux votes contre Max »
+        # « deux votes contre Max »; « deux abstentions » are blank votes
+        tags = [Tag("B") if t.kind == "V" else Tag("O") if t.kind == "A" else t for t in tags]
 
         def tally(m: re.Match[str], tags: Sequence[Tag], before: list[Command]) -> list[Command] | None:
-            names = _names(m, "L", tags)
+            names: list[str | None] = [None] if m["L"] == "O" else list(_names(m, "L", tags))
             each = "E" in m.group(0)
             count = 0 if "n" not in m.groupdict() or m["n"] != "#" else int(tags[m.start("n")].value)
+            if names == [None] and count == 0:
+                return None  # « aucun vote blanc » adds nothing: not a ballot to read back
             if len(names) > 1 and not each or not 0 <= count <= self.players:
                 return None  # « Ana et Ben deux voix »: two each, or one between them?
             return [Command("tally", target=name, count=count) for name in names]
 
-        units: list[Pattern] = [(_COUNT_FIRST, tally), (_NAMES_FIRST, tally), (_NOBODY_AGAINST, tally)]
+        counts = (_COUNT_FIRST, _NAMES_FIRST, _NOBODY_AGAINST, _BLANK_COUNT_FIRST, _BLANK_FIRST)
+        units: list[Pattern] = [(pattern, tally) for pattern in counts]
         return _segment(tags, [*units, (_ALSO, _also("target"))])
 
     def _reveals(self, tags: Sequence[Tag]) -> list[Command] | None:
@@ -174,8 +183,11 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
             i += 1
             continue
         j = i + 1
-        while j < len(tags) and tags[j].kind in "PK#":
+        while j < len(tags) and tags[j].kind in "PK#&":
             j += 1
+        skipped = "".join(t.kind for t in tags[i + 1 : j])
+        if "&" in skipped and "P" not in skipped.split("&")[-1]:
+            return None  # « … doppelgänger et (il a copié) la voyante »: the « et » needs its copy
         if j == len(tags) or tags[j].kind != "R" or len(tags[j].value) != 1:
             return None
         out.append(Tag("R", (f"doppelganger:{tags[j].value[0]}",)))

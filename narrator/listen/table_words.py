@@ -27,7 +27,7 @@ __all__ = ["Parser"]
 _EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block")
 PHASE_WORDS = {
     "vote": ("vote", "against", "abstain", "each"),
-    "tally": ("vote", "against", "ballot", "zero", "each"),
+    "tally": ("vote", "against", "ballot", "zero", "each", "abstain"),
     "reveal": ("copy", "each"),
     "choose": ("vote", "against", "choosing", "zero"),
 }

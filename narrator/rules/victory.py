@@ -53,8 +53,9 @@ def decide(
             verdict = Reason("no_wolf_nobody_dead") if village_wins else Reason("no_wolf_someone_dead", {"names": dead})
         wolves_win = not village_wins
 
+    said = set(dragged_by.values())  # a hunter's or Ginny's card was said with whom it dragged
     for p in dead:
-        if p != decisive:
+        if p != decisive and p not in said:
             why.append(Reason("dead_card", {"name": p, "role": card[p]}))
     why.insert(0, verdict) if decisive else why.append(verdict)
 

@@ -36,7 +36,8 @@ from narrator.table.classic_day import SpokenDay
 from narrator.table.classic_journal import debate_left, hold, inputs
 from narrator.table.host import Host, Undo
 from narrator.table.journal import JournalError
-from narrator.table.operator import Operator, OperatorUndo
+from narrator.table.operator import Operator, OperatorUndo, typed_as
+from narrator.voice import Item
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ class ClassicSession(Host, SpokenDay):
             return
         for _ in range(ruled + 1):
             self._record({"type": "undo"})
-        self.operator.show(f"Annulé : « {last['key']} » sera demandé à nouveau.")
+        self.operator.show(f"Annulé : « {last['key']} », {typed_as(last['value'])} ; à nouveau.")
         raise Undo()
 
     def _check(self, ask: Ask, method: str, value: object) -> object:
@@ -301,6 +302,10 @@ class ClassicSession(Host, SpokenDay):
     help_key = "help_classic"
 
     # -- « rappelle les personnages », « annule » ---------------------------------------------
+
+    def opening_now(self, left: float) -> list[Item]:
+        """« répète » in the debate: its opening with the time left now (« Vous avez quatre minutes… »)."""
+        return to_items(self.narration.debate_opening(self.prompts.duration(left)))
 
     def legend_lines(self) -> list[Line]:
         names = [self.rules.roles[r].name for r in sorted(self.deal, key=list(self.rules.roles).index)]

@@ -29,7 +29,8 @@ class SpokenDay:
         )
         while True:
             self.voice.ask(Line(ask.key + "*", question))
-            answer = self.talk.ask("choose", self._accept_choice(ask))
+            typed = self.prompts.text("typed_choose" if ask.forced else "typed_choose_or_nobody")
+            answer = self.talk.ask("choose", self._accept_choice(ask), hint=typed)
             name = None if answer is _NOBODY else str(answer)
             said = name or self.prompts.text("nobody")
             if self.talk.confirm(self.prompts.line("read_back", summary=said)):
@@ -85,7 +86,7 @@ class SpokenDay:
         try:
             while True:
                 while len(ballots) < len(voters):
-                    commands = self.talk.ask_once("vote")
+                    commands = self.talk.ask_once("vote", hint=self.prompts.text("typed_vote", example=example))
                     if commands is None:
                         self.voice.repeat()
                         continue

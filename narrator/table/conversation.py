@@ -37,6 +37,8 @@ class Conversation:
     listen_s: float = 8.0
     keyboard: object = None  # an ear to offer after three misunderstandings, if any
     stranger: Callable[[str], str | None] | None = None  # a first name heard that nobody at the table has
+    # the `typed_…` lines' examples from the game played (« Ana vote contre Ben » with two of its players)
+    examples: Callable[[], dict[str, str]] = dict
 
     def ask(
         self,
@@ -130,9 +132,9 @@ class Conversation:
         for item in reversed(self.voice.last):
             key = "typed_" + str(getattr(item, "line_id", "")).rstrip("*")
             if key in self.prompts.texts:
-                return self.prompts.text(key)
+                return self.prompts.text(key, **self.examples())
         key = f"typed_{phase}"
-        return self.prompts.text(key if key in self.prompts.texts else "typed_any")
+        return self.prompts.text(key if key in self.prompts.texts else "typed_any", **self.examples())
 
 
 def yes_or_no(commands: list[Command]) -> bool | None:

@@ -200,7 +200,8 @@ class VotesAgain(Event):
 @dataclass(frozen=True)
 class VoteInput(Event):
     """One ballot said, not yet confirmed. One-night: the understood `command` (a `vote` or a
-    `tally`, as `Command.to_json` gives it); classic: `voter` and `target` (None: nobody)."""
+    `tally`, as `Command.to_json` gives it; a tally's target null: blank votes); classic: `voter`
+    and `target` (None: nobody)."""
 
     command: dict[str, Json] | None = None
     voter: str | None = None
@@ -325,8 +326,9 @@ def _command_problem(command: dict[str, Json]) -> str | None:
     if name == "vote":
         if not isinstance(command["voter"], str) or not isinstance(command["target"], (str, type(None))):
             return "« command » : attendu : « voter » et « target » des noms"
-    elif not isinstance(command["target"], str) or not _is_int(command["count"]) or command["count"] < 1:
-        return "« command » : attendu : « target » un nom et « count » un entier positif"
+    elif not isinstance(command["target"], (str, type(None))) or not _is_int(command["count"]) or command["count"] < 0:
+        # target None: blank votes (« deux votes blancs »); 0: « personne contre Dan »
+        return "« command » : attendu : « target » un nom ou null et « count » un entier positif ou nul"
     return None
 
 

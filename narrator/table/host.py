@@ -14,11 +14,12 @@ from typing import Protocol
 from narrator.listen.commands import Command
 from narrator.script.announce import Line
 from narrator.script.prompts import Prompts
-from narrator.table.announcer import Plan
+from narrator.table.announcer import Plan, to_items
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.journal import Heartbeat, Journal
 from narrator.table.voice import Voice
+from narrator.voice import Item, Say
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
 CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", *SETTINGS)
@@ -64,9 +65,14 @@ class Host:
             listen_s=self.listen_s,
             keyboard=self.keyboard,
             stranger=getattr(self.parser, "stranger", None),
+            examples=self.typed_examples,
         )
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
+
+    def typed_examples(self) -> dict[str, str]:
+        """The players and cards the keyboard's prompts show as examples (`typed_…` in scripts/table.yaml)."""
+        return {}
 
     def legend_lines(self) -> list[Line]:
         """What « rappelle les personnages » says."""
@@ -116,6 +122,8 @@ class Host:
                         more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
                         self.voice.tell(more)
                         reminders = [r for r in plan.reminders if r[0] < remaining]
+                    elif command.command == "repeat":
+                        self.voice.play(self.opening_now(timer["end"] - self.clock.now()))
                     elif command.command in ("pause", "stop"):
                         # the time spent paused or asking « on arrête ? » is not the debate's
                         timer["end"] += self._paused() if command.command == "pause" else self._stopping()
@@ -123,6 +131,12 @@ class Host:
                         self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(remaining)))
                     else:
                         self._control(command)
+
+    def opening_now(self, left: float) -> list[Item]:
+        """« répète » in the debate: its opening, but the length it said then (its filled line, id
+        ending in "*") gives way to the time left now, after « encore une minute » or a pause."""
+        kept = [item for item in self.voice.last if not (isinstance(item, Say) and item.line_id.endswith("*"))]
+        return kept + to_items([self.prompts.line("time_left", time=self.prompts.duration(left))])
 
     def _paused(self) -> float:
         """Wait for « reprends »; how long the pause lasted."""

@@ -26,6 +26,9 @@ YES = ("o", "oui", "y", "yes")
 UNDO = ("annule", "annuler", "retour")
 
 
+Part = tuple[str, Callable[[dict[str, object]], object]]  # a part of a question: its name, and asking it
+
+
 class OperatorUndo(Exception):
     """The operator typed « annule »: his previous entry of this phase is to be asked again."""
 
@@ -67,39 +70,61 @@ class KeyboardOperator:
             self.hinted = True
         self.show(f"{phase} : {ask.context}.")
         if ask.kind is Kind.PLAYER:
-            return self._player(ask, ask.expected, ask.choices)
+            return self._player(ask, ask.plain, ask.choices)
         if ask.kind is Kind.PAIR:
             self._list(ask.choices)
-            first = self._player(ask, "premier des deux", ask.choices, listed=True)
-            if first is None:
-                return None
-            return [first, self._player(ask, "second des deux", ask.choices, listed=True)]
+            pair = self._parts(
+                [
+                    ("premier des deux", lambda got: self._player(ask, "premier des deux", ask.choices, listed=True)),
+                    ("second des deux", lambda got: self._player(ask, "second des deux", ask.choices, listed=True)),
+                ],
+                until=lambda got: None in got.values(),
+            )
+            return None if None in pair.values() else list(pair.values())
         if ask.kind is Kind.POTIONS:
-            heal = False
+            parts: list[Part] = []
             if ask.heal is not None:
-                heal = self._yes(f"Potion de vie pour {ask.heal}, la victime des loups-garous ?")
+                question = f"Potion de vie pour {ask.heal}, la victime des loups-garous ?"
+                parts.append(("la potion de vie", lambda got: self._yes(question)))
             else:
                 self.show(f"Pas de potion de vie : {ask.no_heal}.")
-            poison = None
             if ask.choices:
-                poison = self._player(ask, "Potion de mort pour qui ?", ask.choices, optional=True)
-            else:
+                parts.append(
+                    (
+                        "la potion de mort",
+                        lambda got: self._player(ask, "Potion de mort pour qui ?", ask.choices, optional=True),
+                    )
+                )
+            potions = self._parts(parts)
+            if not ask.choices:
                 self.show(f"Pas de potion de mort : {ask.no_poison}.")
-            return {"heal": heal, "poison": poison}
+            return {"heal": potions.get("la potion de vie", False), "poison": potions.get("la potion de mort")}
         if ask.kind is Kind.SPY:
-            spied = self._yes("A-t-elle espionné ?")
-            return {"spied": spied, "caught": spied and self._yes("Les loups-garous l'ont-ils surprise ?")}
+            spy = self._parts(
+                [
+                    ("l'espionnage", lambda got: self._yes("A-t-elle espionné ?")),
+                    ("la surprise", lambda got: self._yes("Les loups-garous l'ont-ils surprise ?")),
+                ],
+                until=lambda got: got.get("l'espionnage") is False,
+            )
+            return {"spied": spy["l'espionnage"], "caught": spy.get("la surprise", False)}
         if ask.kind is Kind.BALLOTS:
-            out: dict[str, str | None] = {}
-            for voter, targets in ask.ballots:
-                out[voter] = self._player(ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True)
-            return out
+            ballots = self._parts(
+                [
+                    (
+                        f"le vote de {v}",
+                        lambda got, v=v, t=t: self._player(ask, f"Vote de {v} (Entrée : blanc)", t, optional=True),
+                    )
+                    for v, t in ask.ballots
+                ]
+            )
+            return {v: ballots[f"le vote de {v}"] for v, _ in ask.ballots}
         if ask.kind is Kind.PLAYERS:
             return self._players(ask)
         if ask.kind is Kind.OPTION:
             return self._option(ask)
         if ask.kind is Kind.YES_NO:
-            return self._yes(f"{ask.expected[:1].upper()}{ask.expected[1:]} ?")
+            return self._yes(f"{ask.plain[:1].upper()}{ask.plain[1:]} ?")
         # a kind this screen has no form for: the record's own notation, as `expected` describes it
         self.show(f"Réponse attendue : {ask.expected}.")
         text = self._line("Réponse (comme dans un enregistrement) > ")
@@ -109,6 +134,22 @@ class KeyboardOperator:
             return text
 
     # -- forms ------------------------------------------------------------------------------
+
+    def _parts(self, parts: list[Part], until: Callable[[dict[str, object]], bool] = lambda got: False) -> dict:
+        """A question in parts (Cupidon's two lovers, the two potions, each ballot), asked in order until
+        `until` says the rest is moot: « annule » at a part takes back the part before it and says so;
+        at the first part, it is the previous question's (OperatorUndo)."""
+        got: dict[str, object] = {}
+        while len(got) < len(parts) and not until(got):
+            label, ask_part = parts[len(got)]
+            try:
+                got[label] = ask_part(got)
+            except OperatorUndo:
+                if not got:
+                    raise
+                back = list(got)[-1]
+                self.show(f"Annulé : {back}, {typed_as(got.pop(back))} ; à nouveau.")
+        return got
 
     def _player(
         self, ask: Ask, question: str, choices: Iterable[str], listed: bool = False, optional: bool | None = None
@@ -130,7 +171,7 @@ class KeyboardOperator:
     def _players(self, ask: Ask) -> list[str]:
         self._list(ask.choices)
         many = f"{ask.count} joueurs" if ask.count is not None else "des joueurs (Entrée : aucun)"
-        text = self._line(f"{ask.expected} : {many}, numéros ou noms séparés par des virgules > ")
+        text = self._line(f"{ask.plain} : {many}, numéros ou noms séparés par des virgules > ")
         words = [w for w in re.split(r"[,;]" if re.search(r"[,;]", text) else r"\s+", text) if w.strip()]
         return [pick(w.strip(), ask.choices, self.seats) for w in words]
 
@@ -138,7 +179,7 @@ class KeyboardOperator:
         self.show("Choix : " + ", ".join(f"{i} {label}" for i, (_, label) in enumerate(ask.options, 1)) + ".")
         hint = " (numéro" + ("" if ask.forced else ", Entrée : rien") + ")"
         while True:
-            text = self._line(f"{ask.expected}{hint} > ")
+            text = self._line(f"{ask.plain}{hint} > ")
             if not text and not ask.forced:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(ask.options):
@@ -163,6 +204,17 @@ class KeyboardOperator:
         if text.lower() in UNDO:
             raise OperatorUndo()
         return text
+
+
+def typed_as(value: object) -> str:
+    """An answer as the operator would have typed it: names, oui/non, rien."""
+    if isinstance(value, list):
+        return ", ".join(typed_as(v) for v in value) or "rien"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {typed_as(v)}" for k, v in value.items()) or "rien"
+    if isinstance(value, bool):
+        return "oui" if value else "non"
+    return "rien" if value is None else str(value)
 
 
 def numbered(choices: tuple[str, ...], seats: tuple[str, ...] = ()) -> list[tuple[int, str]]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from narrator.listen.ear import Heard
 from narrator.rules.classic.asks import Ask, Kind
+from narrator.table.operator import typed_as
 
 Speak = Callable[[str, str, Sequence[str], float], str | None]  # (who, words, phrases, timeout) -> heard text
 
@@ -35,7 +36,7 @@ class RecordOperator:
     def answer(self, ask: Ask, phase: str) -> object:
         value = answer_of(self.phases, self.seen, ask, phase)
         if self._show is not None:
-            self._show(f"{phase} : {ask.context} — entré : {_typed(value)}")
+            self._show(f"{phase} : {ask.context} — entré : {typed_as(value)}")
         return value
 
 
@@ -95,17 +96,6 @@ def answer_of(phases: list[dict], seen: dict, ask: Ask, phase: str) -> object:
     if ask.again and value not in ask.choices:
         value = None  # she takes the place of someone who dies later in the phase
     return value
-
-
-def _typed(value: object) -> str:
-    """An answer as the operator would have typed it: names, oui/non, rien."""
-    if isinstance(value, list):
-        return ", ".join(_typed(v) for v in value) or "rien"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_typed(v)}" for k, v in value.items()) or "rien"
-    if isinstance(value, bool):
-        return "oui" if value else "non"
-    return "rien" if value is None else str(value)
 
 
 def _phases(record: dict) -> list[dict]:

@@ -157,7 +157,7 @@ class Session(Host):
                 self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
             elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
                 counts = Counter(t for t in ballots.values() if t is not None)
-                counts.update(tallies)
+                counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
                 vote = Vote(dict(counts), dict(ballots))
                 self._record({"type": "vote", "counts": dict(vote.counts), "pointing": dict(vote.pointing)})
                 return vote
@@ -168,15 +168,18 @@ class Session(Host):
             self._open_inputs = inputs
             self.voice.ask(self.prompts.line("ask_votes"))
 
-    def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str, int]) -> str:
+    def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str | None, int]) -> str:
         parts = []
         for voter, target in ballots.items():
             if target is None:
                 parts.append(self.prompts.text("vote_nobody", voter=voter))
             else:
                 parts.append(self.prompts.text("vote_one", voter=voter, target=target))
-        for target, count in sorted(tallies.items(), key=lambda t: -t[1]):
-            parts.append(self.prompts.text("tally_one", count=count, target=target))
+        for target, count in sorted(tallies.items(), key=lambda t: (t[0] is None, -t[1])):
+            if target is None:
+                parts.append(self.prompts.text("tally_blank", count=count))
+            else:
+                parts.append(self.prompts.text("tally_one", count=count, target=target))
         return self.prompts.join(parts)
 
     # -- the cards ------------------------------------------------------------------------
@@ -266,6 +269,11 @@ class Session(Host):
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
+    def typed_examples(self) -> dict[str, str]:
+        """Two players of this table and a card of this game (every player is alive until the verdict)."""
+        voter, target = self.players[0], self.players[1 % len(self.players)]
+        return {"voter": voter, "target": target, "player": target, "card": self._card_name(self.in_play[0])}
+
     def legend_lines(self) -> list[Line]:
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
@@ -290,14 +298,17 @@ class Session(Host):
         self._open_inputs[:] = progress(self.events).inputs
 
 
-def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str, int]]:
-    """The ballots and tallies the inputs add up to (a later input for the same voter or target wins)."""
+def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str | None, int]]:
+    """The ballots and tallies the inputs add up to (a later input for the same voter or target wins).
+
+    A tally for no one (target None: « deux votes blancs ») is the blank votes: counted among the
+    votes said, never for a player."""
     ballots: dict[str, str | None] = {}
-    tallies: dict[str, int] = {}
+    tallies: dict[str | None, int] = {}
     for c in inputs:
         if c.command == "vote":
             ballots[c.voter or ""] = c.target
-        elif c.command == "tally" and c.target is not None and c.count is not None:
+        elif c.command == "tally" and c.count is not None:
             tallies[c.target] = c.count
     return ballots, tallies
 

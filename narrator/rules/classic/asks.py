@@ -32,6 +32,10 @@ class Kind(str, Enum):
 
 Value = int | str  # an OPTION's value, as a record writes it
 
+# why a player is refused as his own target: said to the table (« Pas Eva : … »), so without a
+# pronoun that would guess the player's gender (« lui-même », « elle-même »)
+SELF = "on ne se choisit pas soi-même"
+
 
 @dataclass(frozen=True, slots=True)
 class Ask:
@@ -62,6 +66,14 @@ class Ask:
     # bègue's day): a record answers them all with a list, one player each, in order
     many: bool = False
     who: str | None = None  # the player who answers, when one does (the hunter, the captain): the table asks him
+    # the question on the operator's screen, in plain French, when `expected` speaks a record's notation
+    # (« {take: 0 ou 1} », « true : … »): what to type there is a number, a name, o or n
+    screen: str = ""
+
+    @property
+    def plain(self) -> str:
+        """What the operator's screen asks: `screen`, else `expected`."""
+        return self.screen or self.expected
 
     def note(self, player: object) -> str | None:
         return next((why for p, why in self.notes if p == player), None)

@@ -50,8 +50,11 @@ def choose_player(
     forced: bool = False,
     notes: tuple[tuple[str, str], ...] = (),
     field: str = "",
+    screen: str = "",
 ) -> str | None:
     """The one player `role` chooses now, asked under its id; None when the power is not used (a night
     power is not forced unless the rules say so)."""
-    ask = Ask(role.id, Kind.PLAYER, context, expected, forced=forced, choices=choices, notes=notes, field=field)
+    ask = Ask(
+        role.id, Kind.PLAYER, context, expected, forced=forced, choices=choices, notes=notes, field=field, screen=screen
+    )
     return turn.decider.player(ask)

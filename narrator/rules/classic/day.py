@@ -88,6 +88,7 @@ def _stutter(turn: Turn, state: State) -> State:
         forced=False,
         context=f"le {turn.name(rid)} {judge} peut provoquer un second vote (une fois par partie)",
         expected="true : un second vote suit aussitôt (second_votes) ; false ou rien sinon",
+        screen="le juge bègue provoque-t-il un second vote, aussitôt",
     )
     if not turn.decider.yes(ask):
         return state
@@ -185,9 +186,9 @@ def _ballots(
     notes = []
     for player in state.living():
         if player in state.pardoned:
-            notes.append((player, "l'idiot gracié a perdu son droit de vote (003)"))
+            notes.append((player, "l'idiot du village a perdu son droit de vote (003)"))
         elif player not in voters:
-            notes.append((player, "le bouc émissaire ne l'a pas désigné pour voter aujourd'hui"))
+            notes.append((player, "pas parmi les votants que le bouc émissaire a désignés aujourd'hui"))
     # nobody allowed to vote (the bouc émissaire named nobody): there is nothing to ask
     return Ask(
         key,

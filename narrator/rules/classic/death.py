@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.model import BY_THE_VILLAGE, DEVOURING, Camp, Cause, Power, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
@@ -79,6 +79,7 @@ def _devotion(turn: Turn, state: State, eliminated: list[str]) -> State:
         again=True,
         context=f"la {turn.name(rid)} {maid} peut prendre la place de " + ", ".join(eliminated),
         expected=f"true, ou le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
+        screen=f"le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
         choices=tuple(eliminated),
     )
     pick = turn.decider.player(ask)
@@ -140,7 +141,7 @@ def _shoot(turn: Turn, state: State, name: str, rid: str) -> State:
         context=f"le {turn.name(rid)} {name} est mort",
         expected=f"le joueur que le {turn.name(rid)} élimine en mourant, un autre joueur en vie",
         choices=choices,
-        notes=spared_note(spared) + ((name, "lui-même"),),
+        notes=spared_note(spared) + ((name, SELF),),
         who=name,
     )
     target = turn.decider.player(ask)
@@ -170,8 +171,9 @@ def _scapegoat(turn: Turn, state: State, name: str, rid: str) -> State:
         Kind.PLAYERS,
         context=f"le {turn.name(rid)} {name} est éliminé : il décide qui pourra voter demain",
         expected="la liste des joueurs qui pourront voter demain ([] : personne)",
+        screen="les joueurs qui pourront voter demain",
         choices=tuple(living),
-        notes=tuple((p, "un idiot gracié ne vote plus") for p in state.pardoned),
+        notes=tuple((p, "l'idiot du village a perdu son droit de vote") for p in state.pardoned),
         who=name,
     )
     allowed = turn.decider.players(ask)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.dark import Dark, actor, choose_player
 from narrator.rules.classic.model import Camp, Role, State
 from narrator.rules.classic.turn import Turn
@@ -33,6 +33,7 @@ def steal(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         + ", ".join(cards)
         + (" ; deux loups-garous, il doit en prendre un" if both_wolves else ""),
         expected="{take: 0 ou 1}, la carte qu'il prend" + ("" if both_wolves else ", ou {} pour garder la sienne"),
+        screen="la carte que le voleur prend" + ("" if both_wolves else " (sinon, il garde la sienne)"),
         options=tuple((i, turn.name(c)) for i, c in enumerate(cards)),
     )
     take = turn.decider.option(ask)
@@ -83,7 +84,7 @@ def model(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=f"l'{role.name} {child} choisit son modèle la première nuit",
         expected="le modèle de l'enfant sauvage, un autre joueur en vie",
         choices=tuple(p for p in state.living() if p != child),
-        notes=((child, "lui-même"),),
+        notes=((child, SELF),),
     )
     if model is None:
         return state

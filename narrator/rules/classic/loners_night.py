@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.dark import Dark, actor
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
@@ -32,9 +32,10 @@ def charm(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         expected=f"les {count} joueurs que le joueur de flûte enchante : [X, Y], en vie, pas encore enchantés"
         if count == 2
         else "le dernier joueur à enchanter : [X]",
+        screen="les joueurs que le joueur de flûte enchante, pas encore enchantés",
         choices=choices,
         count=count,
-        notes=((piper, "lui-même"),) + tuple((p, "déjà enchanté") for p in state.charmed),
+        notes=((piper, SELF),) + tuple((p, "déjà sous le charme") for p in state.charmed),
     )
     charmed = turn.decider.players(ask)
     if not charmed:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.dark import Dark, actor, choose_player, holder, spare
 from narrator.rules.classic.death import spared_note
 from narrator.rules.classic.model import Role, State
@@ -36,6 +36,7 @@ def perform(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=f"le {role.name} {comedian} peut prendre le pouvoir d'une carte pour la nuit",
         expected="{use: 0, 1 ou 2}, la carte dont il prend le pouvoir cette nuit"
         + (" (chaque carte une fois)" if once else ""),
+        screen="la carte dont le comédien prend le pouvoir cette nuit",
         options=tuple((i, turn.name(c)) for i, c in left),
     )
     use = turn.decider.option(ask)
@@ -59,7 +60,7 @@ def protect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
             notes += ((state.guarded, "protégé la nuit dernière (003 : « pas deux fois de suite »)"),)
         if not state.options.salvateur_self:
             refused.add(guard)
-            notes += ((guard, "lui-même (options.salvateur_self)"),)
+            notes += ((guard, f"{SELF} (options.salvateur_self)"),)
         target = choose_player(
             turn,
             role,
@@ -87,7 +88,7 @@ def see(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=f"la {role.name} {seer} se réveille",
         expected=f"le joueur dont la {role.name} découvre le rôle, un autre joueur en vie",
         choices=tuple(p for p in state.living() if p != seer),
-        notes=((seer, "elle-même"),),
+        notes=((seer, SELF),),
     )
     if target is not None:
         seen = state.role_of(target)
@@ -155,7 +156,7 @@ def potions(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     elif dark.victim is None:
         no_heal = "les loups-garous n'ont tué personne cette nuit"
     elif dark.victim == witch and not state.options.witch_self_heal:
-        no_heal = "la sorcière ne peut pas se guérir elle-même (options.witch_self_heal)"
+        no_heal = "la sorcière ne peut pas boire sa propre potion de vie (options.witch_self_heal)"
     else:
         heal, no_heal = dark.victim, ""
     notes: tuple[tuple[str, str], ...] = ()
@@ -232,13 +233,14 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
             field="ignite",
             context=context,
             expected="{ignite: true} : il met le feu aux joueurs aspergés (une fois par partie)",
+            screen="le pyromane met-il le feu aux joueurs aspergés (une fois par partie)",
         )
         if turn.decider.yes(ask):
             dark.fire = True
             turn.say("ignite")
             return replace(state, spent=state.spent | {role.id})
     spared = spare(state, pyro)
-    notes = ((pyro, "lui-même"),) + tuple((p, "déjà aspergé") for p in state.doused) + spared_note(spared)
+    notes = ((pyro, SELF),) + tuple((p, "l'essence y est déjà") for p in state.doused) + spared_note(spared)
     choices = tuple(p for p in state.living() if p not in (pyro, spared) and p not in state.doused)
     if not choices:
         return state
@@ -249,6 +251,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         field="douse",
         context=context,
         expected="{douse: X} : le joueur que le pyromane asperge d'essence, un autre joueur en vie",
+        screen="le joueur que le pyromane asperge d'essence",
         choices=choices,
         notes=notes,
     )

@@ -70,6 +70,8 @@ def infect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         forced=False,
         context=f"l'{role.name} {father} peut infecter {victim}, la victime des loups-garous (une fois par partie)",
         expected="true : la victime survit et rejoint les loups-garous ; false ou rien : elle est dévorée",
+        screen=f"l'{role.name} infecte-t-il {victim} : o, la victime survit et rejoint les loups-garous ; "
+        "n, elle est dévorée",
     )
     if not turn.decider.yes(ask):
         return state
