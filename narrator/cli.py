@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from narrator import __version__
 from narrator.argparse_fr import FrenchParser, in_french, number
+from narrator.resources import french_reason
 from narrator.script.marks import YamlError, load_marked
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             sys.stdout.flush()  # a full disk behind stdout is said here, not at exit
         except OSError as exc:
-            raise OSError(exc.errno, f"sortie standard : écriture impossible ({exc.strerror})") from None
+            raise OSError(exc.errno, f"sortie standard : écriture impossible ({french_reason(exc)})") from None
         return code
     except (BadInput, SetupError, JournalError) as exc:
         return _fail(str(exc))
@@ -52,14 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as exc:  # a folder or file the program needs, unusable
         _silence_stdout()
-        what = exc.strerror or str(exc)
-        return _fail(
-            f"{exc.filename} : {what}"
-            if exc.filename
-            else what
-            if "sortie" in what
-            else f"écriture impossible ({what})"
-        )
+        if exc.filename:
+            return _fail(f"{exc.filename} : {french_reason(exc)}")
+        if exc.strerror and exc.strerror.startswith("sortie standard"):  # raised above, already French
+            return _fail(exc.strerror)
+        return _fail(f"écriture impossible ({french_reason(exc)})")
 
 
 def _is_text(arg: str) -> bool:
@@ -263,7 +261,7 @@ def _read(name: str) -> tuple[str, str]:
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
     except OSError as exc:
-        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+        raise BadInput(f"{name} : lecture impossible ({french_reason(exc)})") from None
     file = "<stdin>" if name == "-" else name
     if len(data) > MAX_TEXT_BYTES:
         raise BadInput(f"{file} : plus de {MAX_TEXT_BYTES // 2**20} Mo : trop grand pour un script de jeu")
@@ -289,7 +287,7 @@ def _resolve(args: argparse.Namespace) -> int:
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
     except OSError as exc:
-        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+        raise BadInput(f"{name} : lecture impossible ({french_reason(exc)})") from None
     try:
         with stream:
             out = resolve_stream(stream, "<stdin>" if name == "-" else name)
@@ -298,7 +296,7 @@ def _resolve(args: argparse.Namespace) -> int:
     except IsADirectoryError:
         raise BadInput(f"{name} : c'est un dossier, pas un fichier") from None
     except OSError as exc:
-        raise BadInput(f"{name} : lecture impossible ({exc.strerror})") from None
+        raise BadInput(f"{name} : lecture impossible ({french_reason(exc)})") from None
     with out:
         sys.stdout.flush()
         shutil.copyfileobj(out, sys.stdout.buffer)
@@ -392,6 +390,7 @@ def _render(args: argparse.Namespace) -> int:
     from narrator.table.live import renderer
     from narrator.voice import VoiceError, write_wav
 
+    _known_game(args.game)
     if args.game == "thiercelieux":
         items = to_items(_classic_night(args))
     else:
@@ -402,10 +401,16 @@ def _render(args: argparse.Namespace) -> int:
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:
-        raise BadInput(f"{args.out} : écriture impossible ({exc.strerror})") from None
+        raise BadInput(f"{args.out} : écriture impossible ({french_reason(exc)})") from None
     for seg in rendered.segments:
         print(f"{seg.line_id}\t{seg.text}\t{seg.start_s:.3f}\t{seg.end_s:.3f}")
     return 0
+
+
+def _known_game(game: str) -> None:
+    """`play` and `render` take any text as their game (their help lists them): an unknown one refused here."""
+    if game not in GAMES:
+        raise BadInput(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
 
 
 def _classic_night(args: argparse.Namespace) -> list:
@@ -422,6 +427,7 @@ def _classic_night(args: argparse.Namespace) -> list:
 def _play(args: argparse.Namespace) -> int:
     from narrator.table import live
 
+    _known_game(args.game)
     if args.game == "thiercelieux":
         return _play_classic(args)
     if args.players is None:
@@ -522,8 +528,7 @@ def _model_check(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     except ModelError as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
-        return 1
+        return _fail(str(exc))
     return 0
 
 
@@ -534,7 +539,6 @@ def _download(args: argparse.Namespace) -> int:
     try:
         path = download(args.lang)
     except ModelError as exc:
-        print(f"narrator: {exc}", file=sys.stderr)
-        return 1
+        return _fail(str(exc))
     print(f"Modèle prêt : {path}")
     return 0

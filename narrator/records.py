@@ -56,6 +56,8 @@ class Records:
 def read_records(stream: BinaryIO, file: str) -> Records:
     """The records of `stream`, read as they are needed; `InputError` when the input goes wrong."""
     first = stream.readline(MAX_LINE_BYTES + 1)
+    if first.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 or UTF-32 mark: libyaml would decode it
+        raise InputError(f"{file}:1:1: ce n'est pas du texte UTF-8 (octet 0x{first[0]:02x})")
     if first.lstrip().startswith(b"{") and first.endswith(b"\n"):
         try:
             record = _json_line(first, file, 1)
@@ -215,8 +217,8 @@ def _events(stream: _Limited, file: str) -> Iterator[yaml.Event]:
     except yaml.reader.ReaderError as exc:
         said = f"caractère interdit U+{exc.character:04X}" if isinstance(exc.character, int) else "octets illisibles"
         raise InputError(f"{file} : YAML illisible : {said} (octets qui ne sont pas du texte ?)") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{file} : YAML illisible : {' '.join(str(exc).split())}") from None
+    except yaml.YAMLError:
+        raise InputError(f"{file} : YAML illisible : structure incorrecte") from None
     finally:
         loader.dispose()
 

@@ -1,5 +1,5 @@
 """Where the shipped YAML lives (inside the installed package, or beside it in a source checkout), and
-the user's own folders (cache, settings, journals)."""
+the user's own folders (cache, settings, journals), and a refusal of the system said in French."""
 
 from __future__ import annotations
 
@@ -42,3 +42,41 @@ def read_bounded(path: str | Path, limit: int = MAX_TEXT_BYTES) -> bytes:
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"plus de {limit // 2**20} Mo : trop grand", str(path))
     return data
+
+
+# An operating system's refusal said in French: its own text (`strerror`) is English.
+_SAID = {
+    errno.ENOENT: "fichier ou dossier introuvable",
+    errno.EACCES: "accès refusé",
+    errno.EPERM: "opération non permise",
+    errno.EROFS: "disque en lecture seule",
+    errno.ENOSPC: "disque plein",
+    errno.EDQUOT: "quota disque dépassé",
+    errno.EFBIG: "fichier trop gros pour ce disque",
+    errno.EISDIR: "c'est un dossier, pas un fichier",
+    errno.ENOTDIR: "un fichier se trouve là où un dossier est attendu",
+    errno.EEXIST: "existe déjà",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.ELOOP: "trop de liens symboliques",
+    errno.EMFILE: "trop de fichiers ouverts",
+    errno.ENFILE: "trop de fichiers ouverts",
+    errno.EIO: "erreur d'entrée-sortie du disque",
+    errno.EPIPE: "le lecteur est parti (tube fermé)",
+    errno.EBUSY: "ressource occupée",
+    errno.ETXTBSY: "fichier occupé",
+    errno.ENXIO: "périphérique introuvable",
+    errno.ENODEV: "périphérique introuvable",
+    errno.EINVAL: "argument invalide pour le système",
+    errno.EAGAIN: "ressource momentanément indisponible",
+    errno.ENOMEM: "mémoire insuffisante",
+}
+
+
+def french_reason(exc: OSError) -> str:
+    """Why the system refused, in a few French words (never the system's English text)."""
+    if exc.strerror and exc.errno and exc.strerror != os.strerror(exc.errno):
+        return exc.strerror  # raised by us, already French (user_folder, read_bounded)
+    said = _SAID.get(exc.errno or 0)
+    if said is not None:
+        return said
+    return f"erreur du système n° {exc.errno}" if exc.errno else "erreur du système"

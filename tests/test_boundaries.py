@@ -114,3 +114,105 @@ def test_an_endless_file_is_refused_at_its_size_not_read_to_its_end(tmp_path, ar
     (tmp_path / "zero.yaml").symlink_to("/dev/zero")
     one_french_line(narrator(args, tmp_path), why)
     assert not (tmp_path / "games").exists()
+
+
+# English words an OS or a library would put in a message, never in ours
+ENGLISH = ("No such", "Errno", "directory", "Permission", "expected", "exceeded", "space left", "found")
+
+
+def no_english(line: str) -> None:
+    assert not any(word in line for word in ENGLISH), line
+
+
+@pytest.mark.parametrize("command", ["play", "render"])
+def test_an_unknown_game_lists_every_game(tmp_path, command) -> None:
+    args = [command, "foo", "--players", "Ana,Ben,Cleo", "--roles", "loup", "--out", "x.wav"]
+    run = narrator(args if command == "render" else args[:-2], tmp_path)
+    one_french_line(run, "jeu inconnu « foo »", "onuw, poudlard, thiercelieux")
+
+
+def test_a_reserved_name_of_the_records_is_said_in_french(tmp_path) -> None:
+    run = narrator(
+        ["play", "onuw", "--players", "A,Ben,Cleo", "--scenario", "decouverte", "--ear", "keyboard"], tmp_path
+    )
+    line = one_french_line(run, "--players", "les cartes du centre", "mots réservés")
+    assert "un nom autre que A, B, C, center, self" not in line
+
+
+@pytest.mark.parametrize(
+    "args, why",
+    [
+        ([*POUDLARD[:-3], "--players", "Ana,Ben,Cleo,Dan", "--ear", "script:/absent", "--no-wait"], "introuvable"),
+        ([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--journal", "/absent/dir/x.jsonl"], "introuvable"),
+        (["resolve", "/absent.yaml"], "introuvable"),
+        ([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--journal", "/dev/full/x.jsonl"], "dossier est attendu"),
+        (["resolve", "bad.yaml"], "bad.yaml:2:2: YAML illisible : « , » ou « ] » attendu"),
+        (["resolve", "deep.yaml"], "trop de niveaux d'imbrication"),
+        (["resolve", "tab.yaml"], "tab.yaml:2:1: YAML illisible"),
+    ],
+)
+def test_the_system_and_yaml_refusals_are_said_in_french(tmp_path, args, why) -> None:
+    (tmp_path / "bad.yaml").write_text("a: [1, 2\nb: 3\n")
+    (tmp_path / "deep.yaml").write_text("[" * 2000)
+    (tmp_path / "tab.yaml").write_text("a:\n\t- b\n")
+    no_english(one_french_line(narrator(args, tmp_path), why))
+    assert not (tmp_path / "games").exists()
+
+
+def test_a_full_disk_is_said_in_french(tmp_path) -> None:
+    run = narrator([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--wav", "/dev/full"], tmp_path)
+    no_english(one_french_line(run, "disque plein"))
+
+
+def test_a_wav_render_that_cannot_be_written_leaves_no_ignored_exception(tmp_path) -> None:
+    args = ["render", "poudlard", "--players", "Ana,Ben,Cleo", "--scenario", "premiere_annee", "--out", "/absent/n.wav"]
+    run = narrator(args, tmp_path)
+    no_english(one_french_line(run, "/absent/n.wav : écriture impossible (fichier ou dossier introuvable)"))
+    assert run.stdout == b""
+
+
+@pytest.mark.parametrize("args", [["model", "check"], ["model", "check", "--model", "."], ["model", "download", "xx"]])
+def test_the_model_commands_fail_with_exit_2(tmp_path, args) -> None:
+    line = one_french_line(narrator(args, tmp_path, NARRATOR_VOSK_MODEL="", VOSK_MODEL_PATH=""))
+    assert "AppData" not in line
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfe\x00A\x00B\x00C", b"\xfe\xff\x00A\x00B", b"\xff\xfe\x00\x00A\x00\x00\x00"])
+def test_a_utf16_file_is_refused_by_resolve_as_by_check(tmp_path, data) -> None:
+    (tmp_path / "bin").write_bytes(data)
+    for command in ("resolve", "check"):
+        one_french_line(narrator([command, "bin"], tmp_path), "bin:1:1: ce n'est pas du texte UTF-8")
+
+
+@pytest.mark.parametrize(
+    "players, refused, why",
+    [
+        ("Personne,Oui,Annule,Stop", "Personne", "un mot que le narrateur écoute"),
+        ("Ana,Oui,Cleo,Dan", "Oui", "un mot que le narrateur écoute"),
+        ("Ana,Ben,Répète,Dan", "Répète", "un mot que le narrateur écoute"),
+        ("Ana,Ben,Harry,Dan", "Harry", "un personnage du jeu"),
+    ],
+)
+def test_a_command_word_or_a_character_is_no_name(tmp_path, players, refused, why) -> None:
+    line = one_french_line(narrator([*POUDLARD, "--players", players], tmp_path), "--players", why)
+    assert f"« {refused} B. »" in line
+    assert not (tmp_path / "games").exists()
+
+
+def test_a_command_word_with_an_initial_is_a_name_the_table_hears(tmp_path) -> None:
+    players = "Oui B.,Personne B.,Ana,Ben"
+    run = narrator(["parse", "--game", "poudlard", "--players", players, "oui b. vote contre personne b."], tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert b'"voter": "Oui B.", "target": "Personne B."' in run.stdout
+
+
+def test_a_finished_game_s_journal_is_not_offered_to_resume(tmp_path) -> None:
+    journal = tmp_path / "a.jsonl"
+    journal.write_bytes((Path(__file__).parent / "journals" / "poudlard-whole-v1.jsonl").read_bytes())
+    line = one_french_line(narrator([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--journal", str(journal)], tmp_path))
+    assert "terminée : choisissez un autre fichier" in line and "narrator resume" not in line
+
+
+def test_resume_alone_says_how_a_game_journaled_elsewhere_is_resumed(tmp_path) -> None:
+    line = one_french_line(narrator(["resume", "--ear", "keyboard", "--no-wait"], tmp_path))
+    assert "aucune partie inachevée à reprendre dans" in line and "narrator resume FICHIER" in line

@@ -93,7 +93,7 @@ def test_the_check_on_the_command_line(model_dir: Path):  # noqa: F811
     missing = subprocess.run(
         [sys.executable, "-m", "narrator", "model", "check", "--model", "/nulle/part"], capture_output=True, text=True
     )
-    assert missing.returncode == 1 and missing.stdout == ""
+    assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr == "narrator: --model : le dossier de modèle /nulle/part n'existe pas.\n"
 
 

@@ -39,6 +39,8 @@ def model_dirs() -> list[Path]:
     except (ImportError, OSError):  # no libvosk: still say where a model would be, as vosk 0.3.45 does
         home = Path.home()
         dirs = [os.getenv("VOSK_MODEL_PATH"), "/usr/share/vosk", home / "AppData/Local/vosk", home / ".cache/vosk"]
+    if sys.platform != "win32":  # vosk lists Windows' folder everywhere
+        dirs = [d for d in dirs if d and "AppData" not in Path(d).parts]
     return [Path(d) for d in dirs if d]
 
 

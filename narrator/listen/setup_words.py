@@ -139,6 +139,20 @@ class SetupParser(Listener):
 
     # -- a player's name ----------------------------------------------------------------------
 
+    def name_refusal(self, name: str) -> str | None:
+        """Why a typed name (--players) cannot be a player's: the table would hear it as one of its
+        words (« Oui », « Personne », « Stop ») or as a character of the game; None if it can."""
+        said = fold(name).split()
+        if not said or " ".join(said) in self._filler_names:  # « Ben » is a name said alone
+            return None
+        if " ".join(said) in self._cards:
+            what = "un personnage du jeu"
+        elif all(w in self._reserved or w in self._cards for w in said):
+            what = "un mot que le narrateur écoute (une commande)"
+        else:
+            return None
+        return f"« {name} » est {what} : ajoutez-lui une initiale pour qu'on l'entende comme un nom (« {name} B. »)"
+
     def _named(self, text: str) -> list[Command]:
         """« Chloé », « je m'appelle Chloé », « non, c'est Chloé »: [no?, name] or []."""
         text = unicodedata.normalize("NFC", text)  # a decomposed « é » is one letter

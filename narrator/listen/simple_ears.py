@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from narrator.resources import read_bounded
+from narrator.resources import french_reason, read_bounded
 
 from .ear import Heard, ListenError
 from .vosk_ear import BLOCK_S, decode, new_recognizer
@@ -124,8 +124,10 @@ class ScriptedEar:
         """One answer a line; a blank line is silence; lines starting with # are comments."""
         try:
             lines = read_bounded(path).decode("utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ListenError(f"{path} : script de réponses illisible ({exc})") from None
+        except OSError as exc:
+            raise ListenError(f"{path} : script de réponses illisible ({french_reason(exc)})") from None
+        except UnicodeDecodeError as exc:
+            raise ListenError(f"{path} : réponses illisibles (pas du UTF-8, octet {exc.start + 1})") from None
         return cls(line.strip() for line in lines if not line.lstrip().startswith("#"))
 
     def listen(self, phrases: Sequence[str], timeout_s: float) -> Heard | None:

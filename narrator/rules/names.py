@@ -38,8 +38,9 @@ def _text_problem(name: str) -> str | None:
     return None
 
 
-def parse_players(players: object, reserved: Collection[str], order: str) -> tuple[str, ...]:
-    """Check `players` (`order` says what their order means); raise `RecordError` naming the bad one."""
+def parse_players(players: object, reserved: Collection[str], order: str, reserved_said: str = "") -> tuple[str, ...]:
+    """Check `players` (`order` says what their order means; `reserved_said` what the `reserved` words
+    stand for in a record); raise `RecordError` naming the bad one."""
     if players is None:
         raise missing(("players",), f"la liste des joueurs, {order}")
     if not isinstance(players, list) or not players:
@@ -50,7 +51,7 @@ def parse_players(players: object, reserved: Collection[str], order: str) -> tup
         if problem:
             raise RecordError(("players", i), problem, name)
         if name in reserved:
-            raise RecordError(("players", i), "un nom autre que " + ", ".join(sorted(reserved)), name)
+            raise RecordError(("players", i), reserved_said or "un nom autre que " + ", ".join(sorted(reserved)), name)
         key = same_name_key(name)
         if key in seen:
             raise RecordError(("players", i), f"des noms tous différents (« {seen[key]} » est déjà à la table)", name)

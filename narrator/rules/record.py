@@ -16,6 +16,10 @@ from narrator.rules.names import parse_id, parse_players
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "night", "votes", "options")
 RESERVED_NAMES = frozenset(CENTER) | {"center", "self"}
+RESERVED_SAID = (
+    f"un nom autre que {', '.join(CENTER[:-1])} ou {CENTER[-1]} (les cartes du centre dans un enregistrement)"
+    " et autre que center ou self (mots réservés des enregistrements)"
+)
 
 
 def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
@@ -49,7 +53,7 @@ def parse_game(rules: Ruleset, raw: Mapping[str, object]) -> Game:
 
 
 def _players(raw: Mapping[str, object]) -> tuple[str, ...]:
-    return parse_players(raw.get("players"), RESERVED_NAMES, "dans l'ordre où ils sont assis")
+    return parse_players(raw.get("players"), RESERVED_NAMES, "dans l'ordre où ils sont assis", RESERVED_SAID)
 
 
 def _deal(rules: Ruleset, raw: Mapping[str, object], players: tuple[str, ...]) -> tuple[str, ...]:

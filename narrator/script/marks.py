@@ -116,6 +116,22 @@ _FRENCH = (
     (r"found undefined tag handle (.+)", "préfixe d'étiquette {0} inconnu"),
     (r"could not determine a constructor for the tag (.+)", "étiquette {0} inconnue"),
     (r"expected (.+), but (?:found|got) (.+)", "attendu : {0} ; trouvé : {1}"),
+    # libyaml's own wording (`narrator resolve` reads with it)
+    (r"did not find expected ',' or '([\]}])'", "« , » ou « {0} » attendu (crochet ou accolade jamais fermé ?)"),
+    (r"did not find expected key", "clé attendue (indentation fausse ?)"),
+    (r"did not find expected '-' indicator", "élément de liste « - » attendu (indentation fausse ?)"),
+    (r"did not find expected node content", "valeur attendue"),
+    (r"did not find expected <document start>", "contenu après la fin du document : la ligne est-elle bien indentée ?"),
+    (r"did not find expected (.+)", "{0} attendu"),
+    (r"exceeded maximum nesting depth", "trop de niveaux d'imbrication"),
+    (r"(plus de \d+ niveaux d'imbrication)", "{0}"),  # our own composer's bound (_Loader), already French
+    (r"found character that cannot start any token", "caractère qui ne peut commencer aucune valeur (une tabulation ?"
+     " indentez avec des espaces, ou mettez le texte entre guillemets)"),
+    (r"mapping values are not allowed in this context", "« : » inattendu ici (indentation fausse, ou texte à mettre"
+     " entre guillemets ?)"),
+    (r"block sequence entries are not allowed in this context", "élément de liste « - » inattendu ici"
+     " (indentation fausse ?)"),
+    (r"found a tab character that violates indentation", "tabulation dans l'indentation : indentez avec des espaces"),
 )  # fmt: skip
 
 
@@ -142,7 +158,7 @@ def french(problem: str) -> str:
         if found:
             words = [_TOKENS.get(group, group) for group in found.groups()]
             return said.format(*words).replace("tag:yaml.org,2002:", "!!")
-    return problem
+    return "structure incorrecte à cet endroit"  # a wording not in the table: never shown in English
 
 
 def load_marked(text: str, file: str) -> Marked:
@@ -158,8 +174,8 @@ def load_marked(text: str, file: str) -> Marked:
         line, column = _position(text, exc.position)
         said = f"caractère interdit U+{exc.character:04X} (caractère de contrôle, ou octets qui ne sont pas du texte)"
         raise YamlError([Problem(file, line, column, (), f"YAML illisible : {said}")]) from None
-    except yaml.YAMLError as exc:  # none other is known when reading text; one line anyway (see Problem)
-        raise YamlError([Problem(file, 1, 1, (), f"YAML illisible : {exc}")]) from None
+    except yaml.YAMLError:  # none other is known when reading text; one line anyway (see Problem)
+        raise YamlError([Problem(file, 1, 1, (), "YAML illisible : structure incorrecte")]) from None
     marks: dict[Path, tuple[int, int]] = {}
     key_marks: dict[Path, tuple[int, int]] = {}
     builder = _Builder(file, marks, key_marks)

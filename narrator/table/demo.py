@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from narrator.listen.ear import Heard
 from narrator.resolve import resolve_record
+from narrator.resources import french_reason
 from narrator.rules.deal import random_record
 from narrator.script.game import GameScript
 from narrator.script.marks import YamlError, load_marked
@@ -281,7 +282,7 @@ def demo_io(out: str, model_path: str | None) -> DemoIo:
     try:
         wav = WavSpeaker(out)
     except OSError as exc:
-        raise SetupError(f"{out} : écriture impossible ({exc.strerror})") from None
+        raise SetupError(f"{out} : écriture impossible ({french_reason(exc)})") from None
     live = [card] if card else []
     return DemoIo(model, Tee(wav, ConsoleSpeaker(), *live), Tee(wav, *live), clock)  # the console: the transcript
 

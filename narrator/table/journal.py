@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from narrator.resources import user_folder
+from narrator.resources import french_reason, user_folder
 from narrator.table.events import VERSION, EventError, check, migrate_header
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
@@ -49,7 +49,7 @@ def journal_dir() -> Path:
     try:
         return user_folder("XDG_STATE_HOME", ".local/state") / "narrator" / "games"
     except OSError as exc:
-        raise JournalError(f"{exc.filename} : {exc.strerror}, ou --journal FICHIER") from None
+        raise JournalError(f"{exc.filename} : {french_reason(exc)}, ou --journal FICHIER") from None
 
 
 def fingerprint(*texts: str) -> str:
@@ -61,7 +61,7 @@ def fingerprint(*texts: str) -> str:
 
 
 def _failed(path: Path, what: str, exc: OSError) -> JournalError:
-    return JournalError(f"{path} : {what} ({exc.strerror or exc})")
+    return JournalError(f"{path} : {what} ({french_reason(exc)})")
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -122,8 +122,7 @@ class Journal:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
         except FileExistsError:
             raise JournalError(
-                f"{path} : ce fichier existe déjà ; une nouvelle partie ne l'écrase pas "
-                f"(« narrator resume {path} » reprend la partie qu'il contient)"
+                f"{path} : ce fichier existe déjà ; une nouvelle partie ne l'écrase pas {_held(path)}"
             ) from None
         except OSError as exc:
             raise _failed(path, "journal impossible à créer", exc) from None
@@ -389,6 +388,17 @@ def _replace(path: Path, fd: int, reading: Reading) -> int:
         raise
     os.close(fd)
     return new
+
+
+def _held(path: Path) -> str:
+    """What to do with a file a new game would have overwritten: resume its game, or choose another file."""
+    try:
+        _, events, _ = read_journal(path)
+    except JournalError:
+        return "(ce n'est pas un journal lisible : choisissez un autre fichier)"
+    if finished(events):
+        return "(la partie qu'il contient est terminée : choisissez un autre fichier)"
+    return f"(« narrator resume {path} » reprend la partie qu'il contient)"
 
 
 def finished(events: list[dict]) -> bool:

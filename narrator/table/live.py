@@ -9,9 +9,9 @@ from functools import cache
 from pathlib import Path
 
 from narrator.listen.ear import ListenError
-from narrator.resources import data_dir
+from narrator.resources import data_dir, french_reason
 from narrator.script.announce import Line
-from narrator.table.journal import Journal, JournalError, fingerprint, finished, last_unfinished
+from narrator.table.journal import Journal, JournalError, fingerprint, finished, journal_dir, last_unfinished
 from narrator.table.settings import load_settings, save_settings
 from narrator.table.setup import SetupError, Table, build_table
 from narrator.table.voice import Voice, load_earcons
@@ -38,7 +38,7 @@ def profile_of(voice: str) -> Profile:
     except UnicodeDecodeError as exc:
         raise SetupError(f"{voice} : ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})") from None
     except OSError as exc:
-        raise SetupError(f"{voice} : lecture impossible ({exc.strerror or exc})") from None
+        raise SetupError(f"{voice} : lecture impossible ({french_reason(exc)})") from None
 
 
 def renderer(voice: str) -> Renderer:
@@ -95,7 +95,10 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
     try:
         path = Path(journal_path) if journal_path else last_unfinished()
         if path is None:
-            raise SetupError("aucune partie inachevée à reprendre")
+            raise SetupError(
+                f"aucune partie inachevée à reprendre dans {journal_dir()} ; une partie journalée ailleurs"
+                " (--journal FICHIER) se reprend avec « narrator resume FICHIER »"
+            )
         journal, reading = Journal.resume(path, before_line)
     except JournalError as exc:
         raise SetupError(str(exc)) from None
@@ -167,7 +170,7 @@ def open_io(options: Options, players: list[str] | None = None) -> Io:
             speaker = table_speaker(options.wav, append=options.append_wav)
     except OSError as exc:
         ear.close()
-        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({exc.strerror or exc})") from None
+        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({french_reason(exc)})") from None
     return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
 
 
@@ -308,7 +311,7 @@ def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
     except OSError as exc:
         where = f"{exc.filename} : " if exc.filename else ""
         raise SetupError(
-            f"{where}écriture impossible ({exc.strerror or exc}) ; "
+            f"{where}écriture impossible ({french_reason(exc)}) ; "
             f"la partie est gardée : « narrator resume {journal.path} »"
         ) from None
     return 0

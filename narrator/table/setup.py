@@ -66,13 +66,19 @@ def check_names(game: str, players: list[str]) -> None:
 
 def check_spoken_names(game: str, players: list[str]) -> None:
     """Names the table can say and the narrator can tell apart (a name of no letter, two that sound
-    the same), refused before the game's journal is made."""
+    the same, a command word or a character of the game), refused before the game's journal is made."""
     from narrator.listen.french import Parser
+    from narrator.listen.setup_words import SetupParser
 
     try:
         Parser(game, players)
     except ValueError as exc:
         raise SetupError(f"--players : {exc}") from None
+    listener = SetupParser(game)
+    for name in players:
+        refusal = listener.name_refusal(name)
+        if refusal:
+            raise SetupError(f"--players : {refusal}")
 
 
 def scenario_cards(scenarios: Mapping[str, Mapping[int, tuple[str, ...]]], name: str, players: int) -> list[str]:

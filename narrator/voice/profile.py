@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from narrator.resources import data_dir, read_bounded
+from narrator.resources import data_dir, french_reason, read_bounded
 from narrator.script.marks import Marked, YamlError, load_marked
 
 from .errors import VoiceError
@@ -129,7 +129,7 @@ def load_profile(path: str | Path) -> Profile:
     try:
         text = read_bounded(path).decode("utf-8")
     except OSError as exc:
-        raise VoiceError(f"{path}: profil de voix illisible : {exc.strerror or exc}") from None
+        raise VoiceError(f"{path}: profil de voix illisible : {french_reason(exc)}") from None
     return parse_profile(text, str(path), base=path.parent)
 
 

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from narrator.resources import user_folder
+from narrator.resources import french_reason, user_folder
 
 from .errors import VoiceError
 from .pcm import SAMPLE_RATE, rms, sound_span
@@ -195,7 +195,7 @@ _REASONS = {
 
 
 def _reason(exc: OSError) -> str:
-    return _REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+    return _REASONS.get(exc.errno or 0) or french_reason(exc)
 
 
 def _read_cached(path: Path) -> np.ndarray | None:

@@ -10,6 +10,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from narrator.resources import french_reason
+
 from .errors import VoiceError
 from .pcm import SAMPLE_RATE
 from .timeline import Rendered, Segment
@@ -21,8 +23,10 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
         with wave.open(str(path), "rb") as wav:
             width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
             frames = wav.readframes(wav.getnframes())
-    except (OSError, EOFError, wave.Error) as exc:
-        raise VoiceError(f"{path}: fichier WAV illisible ({exc})") from None
+    except OSError as exc:
+        raise VoiceError(f"{path}: fichier WAV illisible ({french_reason(exc)})") from None
+    except (EOFError, wave.Error):
+        raise VoiceError(f"{path}: fichier WAV illisible (en-tête WAV incorrect ou fichier coupé)") from None
     if width != 2:
         raise VoiceError(f"{path}: WAV en {8 * width} bits ; seul le PCM 16 bits est lu")
     pcm = np.frombuffer(frames, dtype="<i2")
@@ -34,7 +38,8 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
 
 def write_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
     """Write int16 mono samples as a WAV file."""
-    with wave.open(str(path), "wb") as wav:
+    # the file opened first: a Wave_write built on a path it cannot open fails again in its __del__
+    with open(path, "wb") as file, wave.open(file, "wb") as wav:
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(rate)

@@ -66,7 +66,9 @@ def supported(rules: Rules) -> str:
 
 
 def _players(players: object) -> tuple[str, ...]:
-    return parse_players(players, DEAL_KEYS, "dans l'ordre du cercle")
+    return parse_players(
+        players, DEAL_KEYS, "dans l'ordre du cercle", "un nom autre que extra ou groups (mots réservés du tirage)"
+    )
 
 
 def _deal(
