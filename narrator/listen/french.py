@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
@@ -472,6 +472,29 @@ def _span(expr: Expression, rules: Mapping[str, Sentence], lists: Mapping[str, i
     return 0
 
 
+def closest_name(
+    heard: Sequence[str], i: int, names: Sequence[str], longest: int, known: Callable[[int], bool]
+) -> tuple[str | None, int] | None:
+    """The seated name closest to the run of unknown words at `i` (`known(j)`: word j is a known word), and
+    how many words it took; (None, k) when two names fit as well; None when no name is close."""
+    if not names:
+        return None
+    end = i + 1  # the run of unknown words a name may span
+    while end < len(heard) and end - i < longest and not known(end):
+        end += 1
+    for k in range(end - i, 0, -1):
+        said = " ".join(heard[i : i + k])
+        if len(said.replace(" ", "")) < FUZZY_MIN_LETTERS:
+            continue
+        best = process.extract(said, names, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
+        if not best:
+            continue
+        if len(best) == 2 and best[0][1] - best[1][1] < FUZZY_MARGIN:
+            return None, k
+        return str(best[0][0]), k
+    return None
+
+
 class Listener:
     """Words -> commands for one set of phases; a subclass fills the lists and may accept fewer readings.
 
@@ -594,22 +617,10 @@ class Listener:
 
     def _misheard_name(self, heard: list[str], i: int) -> tuple[str, int] | None:
         """The one seated name closest to the unknown words at `i`, and how many words it took."""
-        if not self._name_list:
-            return None
-        end = i + 1  # the run of unknown words a name may span
-        while end < len(heard) and end - i < self._longest_name and not self._is_known(heard, end):
-            end += 1
-        for k in range(end - i, 0, -1):
-            said = " ".join(heard[i : i + k])
-            if len(said.replace(" ", "")) < FUZZY_MIN_LETTERS:
-                continue
-            best = process.extract(said, self._name_list, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
-            if not best:
-                continue
-            if len(best) == 2 and best[0][1] - best[1][1] < FUZZY_MARGIN:
-                return None  # two players fit: when in doubt, nothing
-            return str(best[0][0]), k
-        return None
+        found = closest_name(heard, i, self._name_list, self._longest_name, lambda j: self._is_known(heard, j))
+        if found is None or found[0] is None:
+            return None  # none close, or two players fit: when in doubt, nothing
+        return found[0], found[1]
 
     def _cover(self, units: list[str], phase: str) -> list[Command]:
         """Split the units into commands; the one reading if there is exactly one, else []."""

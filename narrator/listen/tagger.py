@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from narrator.listen.ear_words import ear_words
-from narrator.listen.french import FUZZY_CUTOFF, FUZZY_MARGIN, FUZZY_MIN_LETTERS, Phrasebook, words
+from narrator.listen.french import Phrasebook, closest_name, words
 from narrator.listen.heard import symbol_of
 from narrator.script.classic import load_classic
 from narrator.script.game import ONE_NIGHT_GAMES
@@ -200,26 +200,17 @@ class Lexicon:
 
     def _slip(self, heard: Sequence[str], i: int) -> tuple[Tag, int] | None:
         """A seated name misheard at i (and how many words it took), or a word that blocks the sentence."""
-        if not self._name_list:
+        found = closest_name(heard, i, self._name_list, self._longest_name, lambda j: self._known(heard[j]))
+        if found is None:
             return None
-        end = i + 1
-        while end < len(heard) and end - i < self._longest_name and not self._known(heard[end]):
-            end += 1
-        for k in range(end - i, 0, -1):
-            said = " ".join(heard[i : i + k])
-            if len(said.replace(" ", "")) < FUZZY_MIN_LETTERS:
-                continue
-            best = process.extract(said, self._name_list, scorer=fuzz.ratio, limit=2, score_cutoff=FUZZY_CUTOFF)
-            if not best:
-                continue
-            if len(best) == 2 and best[0][1] - best[1][1] < FUZZY_MARGIN:
-                return Tag("!"), k  # two players fit: when in doubt, nothing
-            name = str(best[0][0])
-            slip = Levenshtein.distance(said, name)
-            other = process.extractOne(
-                said, self._decoy_texts, scorer=Levenshtein.distance, score_cutoff=slip
-            )  # another first name as close: « Léa » is not Léo
-            if other is not None:
-                return Tag("!"), k
-            return Tag("N", self.names[tuple(name.split())]), k
-        return None
+        name, k = found
+        if name is None:
+            return Tag("!"), k  # two players fit: when in doubt, nothing
+        said = " ".join(heard[i : i + k])
+        slip = Levenshtein.distance(said, name)
+        other = process.extractOne(
+            said, self._decoy_texts, scorer=Levenshtein.distance, score_cutoff=slip
+        )  # another first name as close: « Léa » is not Léo
+        if other is not None:
+            return Tag("!"), k
+        return Tag("N", self.names[tuple(name.split())]), k
