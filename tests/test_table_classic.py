@@ -114,10 +114,12 @@ HEADER = {
 }
 
 
-def classic_table(operator_answers, voices, journal: Journal | None = None, captain: bool = True):
+def classic_table(
+    operator_answers, voices, journal: Journal | None = None, captain: bool = True, players=PLAYERS, deal=DEAL
+):
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
-    parser = Parser("thiercelieux", PLAYERS)
+    parser = Parser("thiercelieux", list(players))
     operator = ScriptedOperator(operator_answers)
     session = ClassicSession(
         prompts=load_prompts(),
@@ -129,8 +131,8 @@ def classic_table(operator_answers, voices, journal: Journal | None = None, capt
         journal=journal,
         rules=load_classic(),
         narration=load_narration(),
-        players=tuple(PLAYERS),
-        deal=tuple(DEAL),
+        players=tuple(players),
+        deal=tuple(deal),
         options=Options(captain=captain),
         operator=operator,
         minutes=1,

@@ -5,22 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_session import ClockSpeaker, fake_render
+from test_session import ClockSpeaker
+from test_table_classic import classic_table
 
-from narrator.listen.french import Parser
-from narrator.listen.grammar import phrases
-from narrator.listen.simple_ears import ScriptedEar
 from narrator.resolve import resolve_record
-from narrator.rules.classic import Options
-from narrator.script.classic import load_classic
 from narrator.script.classic_narration import load_narration
 from narrator.script.prompts import load_prompts
 from narrator.table.classic import ClassicSession
-from narrator.table.clock import FakeClock
 from narrator.table.host import Stopped
 from narrator.table.journal import Journal, JournalError, finished, read_journal
-from narrator.table.operator import ScriptedOperator
-from narrator.table.voice import Voice
 
 # the table of the first point: two wolves, the voyante, the witch, the hunter, Cupidon
 PLAYERS = ("Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo")
@@ -55,25 +48,7 @@ def header(players=PLAYERS, deal=DEAL) -> dict:
 
 
 def table(operator, voices, journal: Journal | None = None, players=PLAYERS, deal=DEAL, captain=False):
-    clock = FakeClock()
-    speaker = ClockSpeaker(clock)
-    parser = Parser("thiercelieux", list(players))
-    session = ClassicSession(
-        prompts=load_prompts(),
-        voice=Voice(fake_render, speaker),
-        ear=ScriptedEar(voices),
-        clock=clock,
-        parser=parser,
-        phrases=lambda phase: phrases(parser, phase),
-        journal=journal,
-        rules=load_classic(),
-        narration=load_narration(),
-        players=tuple(players),
-        deal=tuple(deal),
-        options=Options(captain=captain),
-        operator=ScriptedOperator(operator),
-        minutes=1,
-    )
+    session, speaker, _ = classic_table(operator, voices, journal, captain=captain, players=players, deal=deal)
     return session, speaker
 
 
