@@ -19,16 +19,16 @@ import argparse
 import random
 import time
 
-from narrator.resolve import resolve_record
+from narrator.app.record_play import answer_of
+from narrator.app.resolve import resolve_record
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record
-from narrator.script.classic import load_classic
-from narrator.script.classic_narration import load_narration
+from narrator.script.classic.narration import load_narration
+from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
-from narrator.table.classic import ClassicSession
+from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.host import LISTEN_S
-from narrator.table.record_play import answer_of
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo", "Iris", "Jules", "Karl", "Lea", "Marc", "Nina"]
 

@@ -39,7 +39,7 @@ from audio_server import AudioServer  # noqa: E402
 from narrator.listen.commands import Command  # noqa: E402
 from narrator.listen.model import load_model  # noqa: E402
 from narrator.listen.simple_ears import read_pcm  # noqa: E402
-from narrator.script.announce import Line  # noqa: E402
+from narrator.script.onenight.announce import Line  # noqa: E402
 
 WORDS = ["민수", "영희", "지수", "정지", "노래", "왼쪽", "오른쪽", "음악"]
 SENTENCES = [*WORDS, "민수 영희", "지수 노래 음악"]  # one word, as most answers; a few words

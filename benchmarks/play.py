@@ -87,8 +87,8 @@ def time_to_first_sample(env: dict) -> float:
 
 
 def worst_pause_error() -> tuple[float, int, float]:
-    from narrator.script.game import load_shipped
-    from narrator.table.announcer import plan
+    from narrator.script.onenight.script import load_shipped
+    from narrator.table.onenight.announcer import plan
     from narrator.voice import MARGIN_S, Renderer, SoundDeviceSpeaker
 
     script = load_shipped("poudlard")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from narrator.script.game import load_shipped  # noqa: E402
-from narrator.table.announcer import plan  # noqa: E402
+from narrator.script.onenight.script import load_shipped  # noqa: E402
+from narrator.table.onenight.announcer import plan  # noqa: E402
 from narrator.voice import Say, Tts, find_profile, read_wav  # noqa: E402
 
 # The full Poudlard night as the script says it: the legend of all 13 characters, every call,

@@ -1,6 +1,6 @@
 """One-night records resolved per second on one core, against a naive baseline, in one run.
 
-Records: random valid records (narrator.rules.deal.random_record) of both one-night games,
+Records: random valid records (narrator.rules.onenight.deal.random_record) of both one-night games,
 3 to 13 players, using every role. "resolve" is the whole of `narrator resolve` after YAML
 parsing: record checks, the night, the vote, the winners and the French explanation.
 
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import yaml
 
-from narrator.resolve import resolve_record
-from narrator.rules import powers
-from narrator.rules.deal import random_record
-from narrator.script.game import ONE_NIGHT_GAMES, load_game
+from narrator.app.resolve import resolve_record
+from narrator.rules.onenight import powers
+from narrator.rules.onenight.deal import random_record
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
 
 
 def make_records(n: int, seed: int = 2026) -> list[dict]:

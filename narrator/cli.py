@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
     from narrator.table.journal import JournalError
-    from narrator.table.setup import SetupError
+    from narrator.table.onenight.setup import SetupError
 
     try:
         code = args.run(args)
@@ -276,8 +276,8 @@ def _read(name: str) -> tuple[str, str]:
 def _resolve(args: argparse.Namespace) -> int:
     import shutil
 
+    from narrator.app.resolve import resolve_stream
     from narrator.records import InputError
-    from narrator.resolve import resolve_stream
 
     name = args.file
     try:
@@ -338,8 +338,8 @@ def _kind(data: object, file: str) -> str:
 def _checked(kind: str, text: str, file: str) -> str:
     """Validate the file with its own loader (raise `YamlError`); say what it holds."""
     if kind == "classic":
-        from narrator.script.classic import load_classic_script
-        from narrator.script.classic_narration import load_narration_script
+        from narrator.script.classic.narration import load_narration_script
+        from narrator.script.classic.script import load_classic_script
 
         rules = load_classic_script(text, file)
         calls = len(load_narration_script(text, file).calls)
@@ -356,18 +356,18 @@ def _checked(kind: str, text: str, file: str) -> str:
 
         return f"phrases de la table, {len(parse_prompts(text, file).texts)} modèles"
     if kind == "demo":
-        from narrator.table.demo import parse_demo
+        from narrator.app.demo import parse_demo
 
         demo = parse_demo(text, file)
         return f"démonstration, {demo.config['game']}, {len(demo.names)} joueurs simulés"
-    from narrator.script.game import load_script
+    from narrator.script.onenight.script import load_script
 
     script = load_script(text, file)
     return f"{script.rules.game}, {len(script.rules.roles)} personnages"
 
 
 def _options(args: argparse.Namespace):
-    from narrator.table.live import Options
+    from narrator.app.live import Options
 
     return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
 
@@ -378,7 +378,7 @@ def _names(text: str) -> list[str]:
 
 
 def _table(args: argparse.Namespace):
-    from narrator.table.setup import build_table
+    from narrator.table.onenight.setup import build_table
 
     players = _names(args.players)
     roles = _cards(args.game, args.roles) if args.roles is not None else None
@@ -386,8 +386,8 @@ def _table(args: argparse.Namespace):
 
 
 def _render(args: argparse.Namespace) -> int:
-    from narrator.table.announcer import to_items
-    from narrator.table.live import renderer
+    from narrator.app.live import renderer
+    from narrator.table.voice import to_items
     from narrator.voice import VoiceError, write_wav
 
     _known_game(args.game)
@@ -415,8 +415,8 @@ def _known_game(game: str) -> None:
 
 def _classic_night(args: argparse.Namespace) -> list:
     """The first night of a classic table, every call with its usual wait (`narrator render thiercelieux`)."""
-    from narrator.script.classic_narration import load_narration
-    from narrator.table.classic_live import check_deal
+    from narrator.app.classic_live import check_deal
+    from narrator.script.classic.narration import load_narration
 
     if args.players is None or args.roles is None:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
@@ -425,7 +425,7 @@ def _classic_night(args: argparse.Namespace) -> list:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from narrator.table import live
+    from narrator.app import live
 
     _known_game(args.game)
     if args.game == "thiercelieux":
@@ -439,7 +439,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _play_classic(args: argparse.Namespace) -> int:
     """Issue 5: the operator types the night, the table speaks the day."""
-    from narrator.table.classic_live import start_classic
+    from narrator.app.classic_live import start_classic
 
     if args.players is None or args.roles is None:
         raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
@@ -479,22 +479,22 @@ def _roles(args: argparse.Namespace) -> int:
 
 def _spoken(args: argparse.Namespace) -> int:
     """`narrator` alone: everything by voice, from the first word."""
-    from narrator.table import live
+    from narrator.app import live
 
     return live.setup_and_play(_options(args), None, args.journal)
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from narrator.table import live
+    from narrator.app import live
 
     return live.resume(args.journal, _options(args), args.before_line)
 
 
 def _demo(args: argparse.Namespace) -> int:
     if args.game == "thiercelieux":
-        from narrator.table.classic_demo import run_classic_demo as run_demo
+        from narrator.app.classic_demo import run_classic_demo as run_demo
     else:
-        from narrator.table.demo import run_demo
+        from narrator.app.demo import run_demo
 
     same = run_demo(args.seed, args.out, args.model)
     verdict = "le même" if same else "un AUTRE"
@@ -505,7 +505,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _parse(args: argparse.Namespace) -> int:
     from narrator.listen.commands import GAMES
     from narrator.listen.french import Parser
-    from narrator.table.setup import check_names
+    from narrator.table.onenight.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")

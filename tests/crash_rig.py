@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from narrator.table.journal import read_journal
-from narrator.table.progress import progress
+from narrator.table.onenight.progress import progress
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dan"]
 ROLES = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"]

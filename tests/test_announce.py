@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from audio_server import speech_spans
 
-from narrator.script.announce import Line, Wait
-from narrator.script.game import load_shipped
-from narrator.table.announcer import plan
+from narrator.script.line import Line, Wait
+from narrator.script.onenight.script import load_shipped
+from narrator.table.onenight.announcer import plan
 from narrator.voice import MARGIN_S, Say, read_wav
 from narrator.voice import plan as lay_out
 
@@ -176,7 +176,7 @@ def test_without_a_sound_card_the_table_gets_the_console_and_a_wav(tmp_path: Pat
     # DESIGN §1: "On a machine with no sound card it still works: speech goes to WAV files and the
     # transcript to the terminal." No PulseAudio server reachable here: PortAudio finds no output.
     code = (
-        "import numpy as np; from narrator.table.speakers import table_speaker;"
+        "import numpy as np; from narrator.app.speakers import table_speaker;"
         "from narrator.voice import Say, assemble;"
         "s = table_speaker(None); items = [Say('a', 'Fermez tous les yeux.')];"
         "s.play(assemble(items, [np.full(2205, 1000, np.int16)], 22050)); s.close()"

@@ -13,12 +13,12 @@ import pytest
 import yaml
 from scenario_table import RULEBOOKS, load_cases, normalize, resolve_case
 
-from narrator.resolve import resolve_record
+from narrator.app.resolve import resolve_record
 from narrator.resources import data_dir
 from narrator.rules.classic.model import Camp, Options, Power, State
 from narrator.rules.classic.victory import check
 from narrator.rules.errors import RecordError
-from narrator.script.classic import PLACEHOLDERS, load_classic, load_classic_script, say
+from narrator.script.classic.script import PLACEHOLDERS, load_classic, load_classic_script, say
 from narrator.script.marks import YamlError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,7 +283,7 @@ def test_every_template_renders() -> None:
     rules = load_classic()
     params = {"name": "Ana", "names": ["Ana", "Ben"], "role": "loup", "number": 2, "count": 3}
     params |= {"captain": "Cleo", "hunter": "Dan", "lover": "Eva", "model": "Fay", "knight": "Gus", "servante": "Hal"}
-    from narrator.rules.classic.model import Reason
+    from narrator.rules.reason import Reason
 
     for key, allowed in PLACEHOLDERS.items():
         text = say(rules, Reason(key, {k: params[k] for k in allowed}))

@@ -15,14 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_table import mutate_record
 
-from narrator.resolve import resolve_record
+from narrator.app.resolve import resolve_record
 from narrator.rules.classic.deal import random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.model import Camp, Options, Power, State
 from narrator.rules.classic.record import RecordDecider, parse_record
 from narrator.rules.classic.victory import check
 from narrator.rules.errors import RecordError
-from narrator.script.classic import load_classic
+from narrator.script.classic.script import load_classic
 
 RULES = load_classic()
 ROLE_KEYS = set(RULES.roles)

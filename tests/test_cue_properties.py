@@ -14,19 +14,19 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.record_play import RecordOperator, RecordVoices
+from narrator.app.resolve import resolve_record
 from narrator.listen.french import Parser
-from narrator.resolve import resolve_record
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record
-from narrator.script.classic import load_classic
-from narrator.script.classic_narration import load_narration
+from narrator.script.classic.narration import load_narration
+from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
-from narrator.table.classic import ClassicSession
-from narrator.table.classic_journal import inputs
+from narrator.table.classic.operator import OperatorUndo
+from narrator.table.classic.replay import inputs
+from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.events import check
-from narrator.table.operator import OperatorUndo
-from narrator.table.record_play import RecordOperator, RecordVoices
 from narrator.table.voice import Voice
 
 RULES = load_classic()

@@ -23,8 +23,8 @@ from narrator.listen.french import PHASES, SETUP_PHASES, Listener, Parser, load_
 from narrator.listen.grammar import bigram_cover, phrases, spoken_lists
 from narrator.listen.setup_words import SetupParser
 from narrator.resources import data_dir
-from narrator.script.game import UnknownGame
 from narrator.script.marks import YamlError
+from narrator.script.onenight.script import UnknownGame
 
 UTTERANCES = Path(__file__).parent / "utterances"
 CASE_KEYS = {"text", "game", "players", "phase", "expect"}

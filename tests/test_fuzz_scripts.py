@@ -23,17 +23,18 @@ from random import Random
 import pytest
 import yaml
 
-from narrator.explain import card_name, say
+from narrator.app.demo import parse_demo
 from narrator.listen.french import load_phrasebook
 from narrator.resources import data_dir
-from narrator.rules.deal import random_record
-from narrator.rules.model import COPY_PREFIX, Reason
-from narrator.script.announce import Wait
-from narrator.script.classic import load_classic_script
-from narrator.script.game import _PLACEHOLDERS, GameScript, load_script
+from narrator.rules.onenight.deal import random_record
+from narrator.rules.onenight.model import COPY_PREFIX
+from narrator.rules.reason import Reason
+from narrator.script.classic.script import load_classic_script
+from narrator.script.line import Wait
 from narrator.script.marks import YamlError, load_marked
+from narrator.script.onenight.explain import card_name, say
+from narrator.script.onenight.script import _PLACEHOLDERS, GameScript, load_script
 from narrator.script.prompts import PLACEHOLDERS, Prompts, parse_prompts
-from narrator.table.demo import parse_demo
 from narrator.voice.errors import VoiceError
 from narrator.voice.pcm import SAMPLE_RATE
 from narrator.voice.profile import parse_profile

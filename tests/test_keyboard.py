@@ -16,8 +16,8 @@ from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import RandomDecider, random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.record import parse_record
-from narrator.script.classic import load_classic
-from narrator.table.operator import KeyboardOperator
+from narrator.script.classic.script import load_classic
+from narrator.table.classic.operator import KeyboardOperator
 
 
 def narrator(*args: str, typed: str, cwd: Path) -> subprocess.CompletedProcess:

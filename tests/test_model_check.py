@@ -13,9 +13,9 @@ import narrator.listen.heard as heard
 from narrator.listen.ear_words import EarWords, ear_words
 from narrator.listen.heard import character_forms, heard_forms, hears, unheard_characters, unheard_in_play
 from narrator.listen.model_check import check, report
-from narrator.script.game import load_shipped
-from narrator.table.announcer import plan
-from narrator.table.setup import Table
+from narrator.script.onenight.script import load_shipped
+from narrator.table.onenight.announcer import plan
+from narrator.table.onenight.setup import Table
 
 KOREAN = "민수 영희"  # two words the Korean model has
 
@@ -98,8 +98,8 @@ def test_the_check_on_the_command_line(model_dir: Path):  # noqa: F811
 
 
 def test_the_live_table_says_it_before_the_legend(audio_server, model):  # noqa: F811
+    from narrator.app.live import unheard_lines
     from narrator.listen.vosk_ear import VoskEar
-    from narrator.table.live import unheard_lines
 
     script = load_shipped("poudlard")
     roles = ["mangemort", "harry", "eleve", "eleve", "hermione", "ron", "eleve", "eleve"]
@@ -127,7 +127,7 @@ def test_a_phase_grammar_gets_the_respellings_the_model_hears(model, korean_resp
 def test_the_respellings_name_no_other_character_nor_symbol():
     from narrator.listen.french import phrasebook
     from narrator.listen.heard import symbol_of
-    from narrator.script.game import load_game
+    from narrator.script.onenight.script import load_game
 
     for game, roles in ear_words().respell.items():
         known = load_game(game).roles

@@ -23,7 +23,7 @@ def test_pyproject_lists_every_package() -> None:
 def test_installed_package_finds_its_scripts_outside_the_checkout(tmp_path: Path) -> None:
     # Run where the checkout is not importable: what is found is the installed package's own data.
     code = (
-        "import narrator, sys; from narrator.resources import data_dir; from narrator.script.game import load_game;"
+        "import narrator, sys; from narrator.resources import data_dir; from narrator.script.onenight.script import load_game;"
         "d = data_dir('scripts'); print(narrator.__file__); print(d);"
         "print(sorted(p.name for p in d.glob('*.yaml'))); print(len(load_game('poudlard').roles))"
     )

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_table import mutate_record
 
-from narrator.resolve import resolve_record
-from narrator.rules.deal import random_record
+from narrator.app.resolve import resolve_record
 from narrator.rules.errors import RecordError
-from narrator.rules.model import COPY_PREFIX
-from narrator.script.game import ONE_NIGHT_GAMES, load_game
+from narrator.rules.onenight.deal import random_record
+from narrator.rules.onenight.model import COPY_PREFIX
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
 
 records = st.builds(
     lambda game, seed, players: random_record(load_game(game), random.Random(seed), players, seed),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from narrator.resources import data_dir
-from narrator.rules.model import Power
-from narrator.script.game import load_game, load_script
+from narrator.rules.onenight.model import Power
 from narrator.script.marks import YamlError
+from narrator.script.onenight.script import load_game, load_script
 
 POUDLARD = (data_dir("scripts") / "poudlard.yaml").read_text(encoding="utf-8")
 FILE = "scripts/poudlard.yaml"

@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from narrator.app.resolve import resolve_record
 from narrator.listen.commands import Command
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
-from narrator.resolve import resolve_record
-from narrator.script.game import load_shipped
+from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import load_prompts
-from narrator.table.announcer import plan
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, finished, read_journal
-from narrator.table.progress import progress
-from narrator.table.session import Session, Stopped
+from narrator.table.onenight.announcer import plan
+from narrator.table.onenight.progress import progress
+from narrator.table.onenight.session import Session, Stopped
 from narrator.table.voice import Voice
 from narrator.voice import Rendered, Say, assemble
 
@@ -302,7 +302,7 @@ def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
 
 
 def test_progress_replays_the_journal() -> None:
-    from narrator.table.progress import progress
+    from narrator.table.onenight.progress import progress
 
     events = [
         {"type": "tick", "phase": "night", "at": 12.5},
@@ -362,9 +362,9 @@ def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question
 
 
 def test_a_broken_demo_table_is_refused_at_its_line(tmp_path) -> None:
+    from narrator.app.demo import parse_demo
     from narrator.resources import data_dir
     from narrator.script.marks import YamlError
-    from narrator.table.demo import parse_demo
 
     text = (data_dir("scripts") / "demo.yaml").read_text(encoding="utf-8")
     broken = text.replace("scenario: premiere_annee", "scenario: inconnu").replace("name: Bruno", "name: Alice")

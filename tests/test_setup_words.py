@@ -17,7 +17,7 @@ from narrator.listen.commands import SETTINGS, Command
 from narrator.listen.french import PHASES, SETUP_PHASES, Parser, fold, phrasebook, script_titles
 from narrator.listen.grammar import phrases, setup_phrases, spoken_lists
 from narrator.listen.setup_words import MAX_NAME_WORDS, SetupParser, plural
-from narrator.script.game import UnknownGame, load_shipped
+from narrator.script.onenight.script import UnknownGame, load_shipped
 
 GAMES = (None, "onuw", "poudlard", "thiercelieux")
 

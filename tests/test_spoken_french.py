@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from narrator.resolve import resolve_record
+from narrator.app.resolve import resolve_record
 from narrator.resources import data_dir
-from narrator.script.announce import Line
-from narrator.script.game import load_script, load_shipped
+from narrator.script.line import Line
 from narrator.script.marks import YamlError
+from narrator.script.onenight.script import load_script, load_shipped
 
 ONUW = load_shipped("onuw")
 
@@ -99,11 +99,11 @@ def _prompt_params(allowed: set[str], n: int) -> dict:
 
 def _every_filled_sentence() -> list[tuple[str, int, str]]:
     """(where, n, sentence) for every template of every script, filled with 1 and with 2."""
-    from narrator.explain import say
-    from narrator.rules.model import Reason
-    from narrator.script import classic
-    from narrator.script.classic_narration import ASK_PLACEHOLDERS, load_narration
-    from narrator.script.game import _PLACEHOLDERS
+    from narrator.rules.reason import Reason
+    from narrator.script.classic import script as classic
+    from narrator.script.classic.narration import ASK_PLACEHOLDERS, load_narration
+    from narrator.script.onenight.explain import say
+    from narrator.script.onenight.script import _PLACEHOLDERS
     from narrator.script.prompts import PLACEHOLDERS, load_prompts
 
     out = []
@@ -205,7 +205,7 @@ def test_no_template_guesses_a_players_gender_nor_forgets_an_elision() -> None:
 
 def _every_fixed_line() -> list[tuple[str, str]]:
     """(id, text) of every line the scripts speak as written: legend, night, day."""
-    from narrator.script.classic_narration import load_narration
+    from narrator.script.classic.narration import load_narration
 
     out = []
     for game in ("onuw", "poudlard"):

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.resolve import resolve_record
+from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import ScriptedEar
-from narrator.resolve import resolve_record
 from narrator.script.prompts import load_prompts
 from narrator.table.clock import FakeClock
-from narrator.table.spoken_setup import SetupStopped, SpokenSetup
 from narrator.table.voice import Voice
 
 
@@ -116,7 +116,7 @@ def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch,
     from narrator.table.settings import load_settings, settings_path
 
     monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path))
-    from narrator.table.live import tuner
+    from narrator.app.live import tuner
 
     voice = Voice(fake_render, ClockSpeaker(FakeClock()))
     tune = tuner("fr", voice)
@@ -157,7 +157,7 @@ def test_every_game_question_is_asked_again_after_silence_and_after_a_misunderst
     for i, answer in enumerate(valid):
         answers += ([] if i == 0 else [None, "12 34"]) + [answer]  # the debate listens in silence anyway
     session, speaker, _ = table("poudlard", players, in_play, answers)
-    from narrator.table.announcer import plan
+    from narrator.table.onenight.announcer import plan
 
     outcome = session.run(plan(session.script.announce, in_play))
     assert outcome.dead == ["Ben", "Ana"]  # Ginny (Ben) dragged the Mangemort she pointed at

@@ -16,21 +16,21 @@ from pathlib import Path
 import pytest
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.record_play import RecordOperator, RecordVoices
+from narrator.app.resolve import resolve_record
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
-from narrator.resolve import resolve_record
 from narrator.rules.classic import Options
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import random_record
-from narrator.script.classic import load_classic
-from narrator.script.classic_narration import load_narration
+from narrator.script.classic.narration import load_narration
+from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
-from narrator.table.classic import ClassicSession
+from narrator.table.classic.operator import OperatorUndo, ScriptedOperator
+from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal
-from narrator.table.operator import OperatorUndo, ScriptedOperator
-from narrator.table.record_play import RecordOperator, RecordVoices
 from narrator.table.voice import Voice
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus"]
@@ -430,7 +430,7 @@ def test_a_wrong_classic_table_is_one_french_sentence(tmp_path: Path, args: tupl
 
 
 def keyboard(*lines: str):
-    from narrator.table.operator import KeyboardOperator
+    from narrator.table.classic.operator import KeyboardOperator
 
     typed = iter(lines)
     screen = io.StringIO()

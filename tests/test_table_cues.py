@@ -8,10 +8,10 @@ from pathlib import Path
 from test_session import ClockSpeaker
 from test_table_classic import classic_table
 
-from narrator.resolve import resolve_record
-from narrator.script.classic_narration import load_narration
+from narrator.app.resolve import resolve_record
+from narrator.script.classic.narration import load_narration
 from narrator.script.prompts import load_prompts
-from narrator.table.classic import ClassicSession
+from narrator.table.classic.session import ClassicSession
 from narrator.table.host import Stopped
 from narrator.table.journal import Journal, JournalError, finished, read_journal
 

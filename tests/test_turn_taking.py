@@ -11,7 +11,7 @@ import time
 from test_listen_vosk import WORDS, clips, ear, model, model_dir, read_pcm, say  # noqa: F401  (fixtures)
 
 from narrator.listen.commands import Command
-from narrator.script.announce import Line
+from narrator.script.line import Line
 from narrator.script.prompts import load_prompts
 from narrator.table.clock import RealClock
 from narrator.table.conversation import Conversation

@@ -21,10 +21,10 @@ from text_to_num import alpha2digit
 from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
 from narrator.listen.ear_words import SECTIONS as EAR_SECTIONS  # read by the recognizer's side, not here
 from narrator.resources import data_dir
-from narrator.script.classic import GAME as GAME_CLASSIC
-from narrator.script.classic import load_classic
-from narrator.script.game import ONE_NIGHT_GAMES, load_game, load_shipped, script_path
+from narrator.script.classic.script import GAME as GAME_CLASSIC
+from narrator.script.classic.script import load_classic
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game, load_shipped, script_path
 
 __all__ = [
     *("ALL_PHASES", "PHASES", "SETUP_PHASES", "Listener", "Phrasebook", "TemplateParser", "fold"),

@@ -19,7 +19,7 @@ import yaml
 from narrator.listen.ear_words import ear_words
 from narrator.listen.french import phrasebook
 from narrator.listen.model import known_words
-from narrator.script.game import ONE_NIGHT_GAMES, script_path
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, script_path
 
 __all__ = [
     *("Unheard", "character_forms", "heard_forms", "hears", "symbol_of", "unheard_characters", "unheard_in_play"),

@@ -31,8 +31,8 @@ from narrator.listen.french import (
     words,
 )
 from narrator.listen.tagger import role_forms
-from narrator.rules.model import Role
-from narrator.script.game import ONE_NIGHT_GAMES, UnknownGame, load_shipped
+from narrator.rules.onenight.model import Role
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, UnknownGame, load_shipped
 
 __all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
 

@@ -18,8 +18,8 @@ from rapidfuzz.distance import Levenshtein
 from narrator.listen.ear_words import ear_words
 from narrator.listen.french import Phrasebook, closest_name, words
 from narrator.listen.heard import symbol_of
-from narrator.script.classic import load_classic
-from narrator.script.game import ONE_NIGHT_GAMES
+from narrator.script.classic.script import load_classic
+from narrator.script.onenight.script import ONE_NIGHT_GAMES
 
 __all__ = ["KINDS", "Lexicon", "Tag", "role_forms"]
 
@@ -87,7 +87,7 @@ def role_forms(
     from narrator.listen.setup_words import plural  # the setup's plural, one rule for both
 
     if game in ONE_NIGHT_GAMES:
-        from narrator.script.game import load_game
+        from narrator.script.onenight.script import load_game
 
         roles: Mapping[str, Any] = load_game(game).roles
     else:

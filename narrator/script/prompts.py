@@ -7,9 +7,9 @@ from functools import cache
 from typing import Any, cast
 
 from narrator.resources import data_dir
-from narrator.script.announce import Line
-from narrator.script.game import placeholders
+from narrator.script.line import Line
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.onenight.script import placeholders
 from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from narrator.script.game import ONE_NIGHT_GAMES, load_game
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
 
 _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "Œ": "oe", "Æ": "ae", "’": "'"})
 
@@ -24,7 +24,7 @@ def characters(game: str) -> dict[str, tuple[str, int]]:
     """The game's characters in script order: id -> (name, how many cards of it a deal may hold)."""
     if game in ONE_NIGHT_GAMES:
         return {rid: (role.name, role.copies) for rid, role in load_game(game).roles.items()}
-    from narrator.script.classic import GAME, load_classic
+    from narrator.script.classic.script import GAME, load_classic
 
     if game != GAME:
         return {}

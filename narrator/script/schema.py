@@ -8,7 +8,7 @@ from typing import Any
 
 import jsonschema
 
-from narrator.rules.model import CopyTiming, DayPower, Power, Team, Victory
+from narrator.rules.onenight.model import CopyTiming, DayPower, Power, Team, Victory
 from narrator.script.marks import Marked, Problem
 from narrator.script.plural import TEMPLATE
 

@@ -15,7 +15,7 @@ from typing import TypeVar
 from narrator.listen.commands import Command
 from narrator.listen.ear import EndsOnCommand
 from narrator.listen.endpoint import command_is_complete
-from narrator.script.announce import Line
+from narrator.script.line import Line
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.voice import Voice

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from narrator.listen.commands import Command
-from narrator.script.announce import Line
+from narrator.script.line import Line
 from narrator.script.prompts import Prompts
-from narrator.table.announcer import Plan, to_items
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.journal import Heartbeat, Journal, JournalError
-from narrator.table.voice import Voice
+from narrator.table.onenight.announcer import Plan
+from narrator.table.voice import Voice, to_items
 from narrator.voice import Item, Say
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from narrator.script.announce import Line
-from narrator.table.announcer import to_items
-from narrator.voice import Item, QueueingSpeaker, Rendered, Speaker
+from narrator.script.line import Line, Step
+from narrator.voice import Item, Pause, QueueingSpeaker, Rendered, Say, Speaker
+
+
+def to_items(steps: Sequence[Step]) -> list[Item]:
+    """The script's lines and waits as the voice layer's items."""
+    return [Say(s.id, s.text) if isinstance(s, Line) else Pause(s.seconds) for s in steps]
 
 
 class Voice:

@@ -8,12 +8,13 @@ from functools import partial
 
 from narrator.rules.classic.asks import Decider
 from narrator.rules.classic.day import SECOND_VOTES, play_day
-from narrator.rules.classic.model import PhaseReport, Power, Reason, Role, Rules, State
+from narrator.rules.classic.model import PhaseReport, Power, Role, Rules, State
 from narrator.rules.classic.night import play_night
 from narrator.rules.classic.record import Phase, Record, RecordDecider
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
+from narrator.rules.reason import Reason
 
 Listener = Callable[[Reason], None]
 

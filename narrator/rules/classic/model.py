@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from narrator.rules.model import Reason
+from narrator.rules.reason import Reason
 
-__all__ = ["Camp", "Cause", "Power", "Role", "Options", "Rules", "State", "PhaseReport", "Reason"]
+__all__ = ["Camp", "Cause", "Power", "Role", "Options", "Rules", "State", "PhaseReport"]
 
 
 class Camp(str, Enum):
@@ -148,9 +148,6 @@ class Rules:
         waking = [r for r in self.roles.values() if r.power in WAKING_POWERS]
         return sorted(waking, key=lambda r: (r.wake or 0, POWER_RANK[r.power] if r.power else 0, r.id))
 
-    def with_power(self, power: Power) -> list[Role]:
-        return [r for r in self.roles.values() if r.power is power]
-
     def keyed(self, power: Power) -> str | None:
         """The id of the (one) role with `power`, if the script has one."""
         return next((r.id for r in self.roles.values() if r.power is power), None)
@@ -256,10 +253,6 @@ class State:
         i = self.seat(player)
         alive = self.alive[:i] + (False,) + self.alive[i + 1 :]
         return replace(self, alive=alive, dead=self.dead + (player,))
-
-    def with_camp(self, player: str, camp: Camp) -> State:
-        i = self.seat(player)
-        return replace(self, camps=self.camps[:i] + (camp,) + self.camps[i + 1 :])
 
     def with_side(self, player: str, camp: Camp) -> State:
         """`player` now plays for `camp`; lovers whose own camps differ are `amoureux` (002 Cupidon)."""

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from narrator.rules.classic.asks import Decider
-from narrator.rules.classic.model import PhaseReport, Reason, Rules
+from narrator.rules.classic.model import PhaseReport, Rules
+from narrator.rules.reason import Reason
 
 
 @dataclass

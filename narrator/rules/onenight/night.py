@@ -9,8 +9,8 @@ insomniaque, and the Doppelgänger-insomniaque last. poudlard follows 001's wake
 from __future__ import annotations
 
 from narrator.rules.errors import RecordError, missing
-from narrator.rules.model import COPY_PREFIX, CopyTiming, Game, Night, Power, Role, Ruleset
-from narrator.rules.powers import ACTIONS, Table, expect_keys, nothing_to_choose
+from narrator.rules.onenight.model import COPY_PREFIX, CopyTiming, Game, Night, Power, Role, Ruleset
+from narrator.rules.onenight.powers import ACTIONS, Table, expect_keys, nothing_to_choose
 
 _LAST = 1_000_000  # after every wake number: the Doppelgänger-insomniaque (000 x)
 

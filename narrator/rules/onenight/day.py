@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import DayPower, Options, Reason, Ruleset, Vote
+from narrator.rules.onenight.model import DayPower, Options, Ruleset, Vote
+from narrator.rules.reason import Reason
 
 
 class PointingNeeded(LookupError):

@@ -14,7 +14,7 @@ from typing import Any
 
 from narrator.listen.ear import Heard
 from narrator.rules.classic.asks import Ask, Kind
-from narrator.table.operator import typed_as
+from narrator.table.classic.operator import typed_as
 
 Speak = Callable[[str, str, Sequence[str], float], str | None]  # (who, words, phrases, timeout) -> heard text
 

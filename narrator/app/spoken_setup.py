@@ -8,16 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from narrator.explain import card_name
 from narrator.listen.commands import Command
 from narrator.rules.errors import RecordError
-from narrator.rules.record import check_setup
-from narrator.script.announce import Line
-from narrator.script.game import ONE_NIGHT_GAMES, load_shipped
+from narrator.rules.onenight.record import check_setup
+from narrator.script.line import Line
+from narrator.script.onenight.explain import card_name
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_shipped
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
-from narrator.table.setup import Table, build_table
+from narrator.table.onenight.setup import Table, build_table
 from narrator.table.voice import Voice
 
 MIN_PLAYERS = 3

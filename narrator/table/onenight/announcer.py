@@ -7,13 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from narrator.script.announce import Announcements, Line, Step
-from narrator.voice import Item, Pause, Say
-
-
-def to_items(steps: Sequence[Step]) -> list[Item]:
-    """The script's lines and waits as the voice layer's items."""
-    return [Say(s.id, s.text) if isinstance(s, Line) else Pause(s.seconds) for s in steps]
+from narrator.script.onenight.announce import Announcements
+from narrator.table.voice import to_items
+from narrator.voice import Item
 
 
 @dataclass(frozen=True)

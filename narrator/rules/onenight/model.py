@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from narrator.rules.reason import Reason
+
 CENTER = ("A", "B", "C")
 COPY_PREFIX = "doppelganger:"
 
@@ -79,7 +81,7 @@ class Ruleset:
     roles: Mapping[str, Role]
     options: Options
     together: tuple[tuple[str, ...], ...] = ()
-    texts: Mapping[str, object] = field(default_factory=dict)
+    texts: Mapping[str, str | Mapping[str, str]] = field(default_factory=dict)
     by_card: Mapping[str, Role] = field(init=False)  # card as written (doppelganger:loup too) -> role it counts as
     reveals: bool = field(init=False)  # a character turns a card face up (the output then has `visible`)
     wolf_group: str = field(init=False)  # what the wolves' group is called: loups, mangemorts
@@ -135,22 +137,9 @@ class Night:
     visible: dict[str, str]
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
-    """One step of the explanation, rendered in French from the game's texts."""
-
-    key: str
-    params: Mapping[str, object] = field(default_factory=dict)
-
-
 @dataclass(slots=True)
 class Outcome:
     night: Night
     dead: list[str]
     winners: list[str]
     why: list[Reason]
-
-
-def base_role(card: str) -> str:
-    """The role a card counts as: a Doppelgänger card counts as the role it copied (RULINGS onuw 5)."""
-    return card[len(COPY_PREFIX) :] if card.startswith(COPY_PREFIX) else card

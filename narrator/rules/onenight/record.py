@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 
 from narrator.rules.errors import RecordError, missing
-from narrator.rules.model import CENTER, Game, Options, Ruleset, Victory
 from narrator.rules.names import parse_id, parse_players
+from narrator.rules.onenight.model import CENTER, Game, Options, Ruleset, Victory
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "night", "votes", "options")
 RESERVED_NAMES = frozenset(CENTER) | {"center", "self"}

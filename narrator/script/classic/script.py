@@ -19,11 +19,11 @@ from narrator.rules.classic.model import (
     Cause,
     Options,
     Power,
-    Reason,
     Role,
     Rules,
 )
-from narrator.script.classic_narration import (
+from narrator.rules.reason import Reason
+from narrator.script.classic.narration import (
     DAY_SCHEMA,
     NIGHT_SCHEMA,
     PUBLIC_SCHEMA,

@@ -15,12 +15,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from narrator.app.resolve import resolve_record
 from narrator.listen.ear import Heard
-from narrator.resolve import resolve_record
 from narrator.resources import french_reason
-from narrator.rules.deal import random_record
-from narrator.script.game import GameScript
+from narrator.rules.onenight.deal import random_record
 from narrator.script.marks import YamlError, load_marked
+from narrator.script.onenight.script import GameScript
 from narrator.script.schema import schema_problems
 from narrator.voice import Profile, Renderer, Say, Speaker
 
@@ -83,7 +83,7 @@ class Demo:
 
 def parse_demo(text: str, file: str) -> Demo:
     """The demo's table, checked: the schema, then a scenario the game has for that many players, distinct names."""
-    from narrator.script.game import load_shipped
+    from narrator.script.onenight.script import load_shipped
 
     doc = load_marked(text, file)
     problems = schema_problems(doc, SCHEMA)
@@ -111,8 +111,8 @@ def parse_demo(text: str, file: str) -> Demo:
 
 def _classic_problems(doc, classic: dict) -> list:
     """The classic table's cards, checked as a real table's would be (one per player, the box's limits)."""
-    from narrator.table.classic_live import check_deal
-    from narrator.table.setup import SetupError
+    from narrator.app.classic_live import check_deal
+    from narrator.table.onenight.setup import SetupError
 
     names = list(dict.fromkeys(p["name"] for p in classic["players"]))
     try:
@@ -243,7 +243,7 @@ class DemoIo:
     @contextmanager
     def playing(self) -> Iterator[None]:
         """The game played to its end, a problem on the way one French sentence; the audio closed."""
-        from narrator.table.setup import SetupError
+        from narrator.table.onenight.setup import SetupError
         from narrator.voice import VoiceError
 
         try:
@@ -260,11 +260,11 @@ def demo_io(out: str, model_path: str | None) -> DemoIo:
     """The recognizer when a French model is found, the sound card when there is one, the WAV file."""
     import sys
 
+    from narrator.app.speakers import Tee
     from narrator.listen.ear import ModelError
     from narrator.listen.model import find_model, load_model
     from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.setup import SetupError
-    from narrator.table.speakers import Tee
+    from narrator.table.onenight.setup import SetupError
     from narrator.voice import ConsoleSpeaker, NoSoundCard, SoundDeviceSpeaker, WavSpeaker
 
     try:
@@ -289,7 +289,7 @@ def demo_io(out: str, model_path: str | None) -> DemoIo:
 
 def load_demo() -> Demo:
     from narrator.resources import data_dir
-    from narrator.table.setup import SetupError
+    from narrator.table.onenight.setup import SetupError
 
     path = data_dir("scripts") / "demo.yaml"
     try:
@@ -304,9 +304,9 @@ def show_player(line: str) -> None:
 
 def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
-    from narrator.script.game import load_shipped
-    from narrator.table.announcer import plan
-    from narrator.table.session import Session
+    from narrator.script.onenight.script import load_shipped
+    from narrator.table.onenight.announcer import plan
+    from narrator.table.onenight.session import Session
     from narrator.voice import find_profile
 
     demo = load_demo()

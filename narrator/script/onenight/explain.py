@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import COPY_PREFIX, Reason, Ruleset
+from narrator.rules.onenight.model import COPY_PREFIX, Ruleset
+from narrator.rules.reason import Reason
 from narrator.script.plural import form, how_many
 
 
@@ -25,8 +26,9 @@ def say(rules: Ruleset, reason: Reason) -> str:
     """One reason as a French sentence."""
     params = dict(reason.params)
     template = form(rules.texts[reason.key], how_many(params))
-    if "names" in params:
-        params["names"] = join_names(rules, params["names"])
-    if "role" in params:
-        params["role"] = card_name(rules, params["role"])
-    return str(template).format(**params)
+    names, role = params.get("names"), params.get("role")
+    if isinstance(names, list):
+        params["names"] = join_names(rules, [str(n) for n in names])
+    if isinstance(role, str):
+        params["role"] = card_name(rules, role)
+    return template.format(**params)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir, french_reason
-from narrator.script.announce import Line
+from narrator.script.line import Line
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, journal_dir, last_unfinished
+from narrator.table.onenight.setup import SetupError, Table, build_table
 from narrator.table.settings import load_settings, save_settings
-from narrator.table.setup import SetupError, Table, build_table
 from narrator.table.voice import Voice, load_earcons
 from narrator.voice import Profile, Renderer, VoiceError, find_profile, load_profile
 
@@ -110,7 +110,7 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
         if finished(events):
             raise SetupError(f"{path} : cette partie est déjà terminée")
         if header["family"] == "classic":
-            from narrator.table.classic_live import resume_classic
+            from narrator.app.classic_live import resume_classic
 
             return resume_classic(journal, header, events, options)
         try:
@@ -158,8 +158,8 @@ class Io:
 
 def open_io(options: Options, players: list[str] | None = None) -> Io:
     """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
+    from narrator.app.speakers import FALLBACK_WAV, Tee, table_speaker
     from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.speakers import FALLBACK_WAV, Tee, table_speaker
     from narrator.voice import ConsoleSpeaker, WavSpeaker
 
     ear = make_ear(options, players)
@@ -176,11 +176,11 @@ def open_io(options: Options, players: list[str] | None = None) -> Io:
 
 def setup_and_play(options: Options, game: str | None = None, journal_path: str | None = None) -> int:
     """Issue 8: from the first word, the setup by voice (game, players, names, cards), then the game."""
+    from narrator.app.spoken_setup import SetupStopped, SpokenSetup
     from narrator.listen.french import SetupParser
     from narrator.listen.grammar import setup_phrases
     from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
-    from narrator.table.spoken_setup import SetupStopped, SpokenSetup
 
     io = open_io(options)
     voice = Voice(renderer(options.voice).render, io.speaker, load_earcons())  # type: ignore[arg-type]
@@ -235,7 +235,7 @@ def run(
     from narrator.listen.simple_ears import KeyboardEar
     from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
-    from narrator.table.session import Session
+    from narrator.table.onenight.session import Session
 
     narration = table.narration
     voice = voice or prepared(table, options)  # before the sound card is opened

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from narrator.rules.model import CENTER, Power, Ruleset
+from narrator.rules.onenight.model import CENTER, Power, Ruleset
 
 
 def random_deck(rules: Ruleset, rng: random.Random, size: int) -> list[str]:

@@ -13,17 +13,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from narrator.explain import card_name, say
 from narrator.listen.commands import Command
-from narrator.rules import PointingNeeded, Vote, resolve_day
-from narrator.rules.model import COPY_PREFIX, Options
-from narrator.script.announce import Line
-from narrator.script.game import GameScript
+from narrator.rules.onenight import PointingNeeded, Vote, resolve_day
+from narrator.rules.onenight.model import COPY_PREFIX, Options
+from narrator.script.line import Line
+from narrator.script.onenight.explain import card_name, say
+from narrator.script.onenight.script import GameScript
 from narrator.table import events as ev
-from narrator.table.announcer import Plan
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
-from narrator.table.progress import Progress, off_the_table, progress, undoable
+from narrator.table.onenight.announcer import Plan
+from narrator.table.onenight.progress import Progress, off_the_table, progress, undoable
 from narrator.voice import Say
 
 __all__ = ["Outcome", "Session", "Stopped"]

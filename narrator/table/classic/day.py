@@ -12,9 +12,10 @@ from collections.abc import Callable
 from narrator.listen.commands import Command
 from narrator.rules.classic.asks import Ask
 from narrator.rules.classic.death import SPARED
-from narrator.script.announce import Line
-from narrator.script.classic import join_names
-from narrator.table.announcer import Plan, to_items
+from narrator.script.classic.script import join_names
+from narrator.script.line import Line
+from narrator.table.onenight.announcer import Plan
+from narrator.table.voice import to_items
 
 _NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
 

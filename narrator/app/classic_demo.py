@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from narrator.resolve import resolve_record
+from narrator.app.resolve import resolve_record
 from narrator.rules.classic import Rules
 from narrator.rules.classic.deal import RandomDecider
 from narrator.rules.classic.engine import play_phase, start
@@ -47,12 +47,12 @@ def classic_game(rules: Rules, names: list[str], roles: list[str], captain: bool
 
 def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the classic demo; True when the table's game ends as `narrator resolve` says it does."""
+    from narrator.app.demo import PlayerVoices, demo_io, load_demo, player_voices, show_player
+    from narrator.app.record_play import RecordOperator, RecordVoices
     from narrator.rules.classic import Options
-    from narrator.script.classic import load_classic
-    from narrator.script.classic_narration import load_narration
-    from narrator.table.classic import ClassicSession
-    from narrator.table.demo import PlayerVoices, demo_io, load_demo, player_voices, show_player
-    from narrator.table.record_play import RecordOperator, RecordVoices
+    from narrator.script.classic.narration import load_narration
+    from narrator.script.classic.script import load_classic
+    from narrator.table.classic.session import ClassicSession
     from narrator.voice import find_profile
 
     demo = load_demo()

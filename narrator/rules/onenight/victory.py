@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from narrator.rules.model import Options, Reason, Ruleset, Team, Victory
+from narrator.rules.onenight.model import Options, Ruleset, Team, Victory
+from narrator.rules.reason import Reason
 
 
 def decide(

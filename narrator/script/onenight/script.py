@@ -10,10 +10,10 @@ from typing import Any, cast
 
 from narrator.resources import data_dir
 from narrator.rules.errors import RecordError
-from narrator.rules.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
-from narrator.rules.record import check_setup
-from narrator.script.announce import Announcements, parse_announcements
+from narrator.rules.onenight.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
+from narrator.rules.onenight.record import check_setup
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.onenight.announce import Announcements, parse_announcements
 from narrator.script.plural import COUNTED
 from narrator.script.schema import schema_problems
 

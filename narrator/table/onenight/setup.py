@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from narrator.rules.errors import RecordError
 from narrator.rules.names import parse_players
-from narrator.rules.record import check_setup
-from narrator.script.game import GameScript, UnknownGame, load_shipped
-from narrator.table.announcer import Plan, plan
+from narrator.rules.onenight.record import check_setup
+from narrator.script.onenight.script import GameScript, UnknownGame, load_shipped
+from narrator.table.onenight.announcer import Plan, plan
 
 
 class SetupError(ValueError):

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from narrator.listen.commands import Command
-from narrator.rules import Vote
-from narrator.rules.model import COPY_PREFIX
+from narrator.rules.onenight import Vote
+from narrator.rules.onenight.model import COPY_PREFIX
 from narrator.table import events as ev
 
 

@@ -7,17 +7,17 @@ import tempfile
 from collections.abc import Mapping
 from typing import IO, BinaryIO
 
-from narrator.explain import say
 from narrator.records import InputError, Item, read_records
-from narrator.rules import resolve
 from narrator.rules.classic.engine import play
 from narrator.rules.classic.model import Power, Rules, State
 from narrator.rules.classic.record import parse_record
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.names import parse_id
-from narrator.rules.record import parse_game
-from narrator.script import classic
-from narrator.script.game import ONE_NIGHT_GAMES, load_game
+from narrator.rules.onenight import resolve
+from narrator.rules.onenight.record import parse_game
+from narrator.script.classic import script as classic
+from narrator.script.onenight.explain import say
+from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
 
 RULESETS = (*ONE_NIGHT_GAMES, classic.GAME)
 _EXPECTED = ", ".join(RULESETS[:-1]) + " ou " + RULESETS[-1]

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import yaml
 
+from narrator.app.live import Io, Options, guarded, open_io, renderer, script_version, tuner
 from narrator.rules.classic import Record, parse_record
 from narrator.rules.errors import RecordError
-from narrator.script.classic import GAME, load_classic
-from narrator.script.classic_narration import load_narration
+from narrator.script.classic.narration import load_narration
+from narrator.script.classic.script import GAME, load_classic
 from narrator.table.journal import Journal, JournalError
-from narrator.table.live import Io, Options, guarded, open_io, renderer, script_version, tuner
-from narrator.table.setup import SetupError, check_spoken_names
+from narrator.table.onenight.setup import SetupError, check_spoken_names
 
 
 def check_deal(
@@ -119,8 +119,8 @@ def run_classic(
     from narrator.listen.simple_ears import KeyboardEar
     from narrator.listen.vosk_ear import VoskEar
     from narrator.script.prompts import load_prompts
-    from narrator.table.classic import ClassicSession
-    from narrator.table.operator import KeyboardOperator
+    from narrator.table.classic.operator import KeyboardOperator
+    from narrator.table.classic.session import ClassicSession
     from narrator.table.voice import Voice, load_earcons
 
     io = io or open_io(options, list(record.players))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from narrator.rules.errors import RecordError
-from narrator.rules.model import CENTER, Power, Ruleset
+from narrator.rules.onenight.model import CENTER, Power, Ruleset
 
 
 class Table:

@@ -11,23 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One sentence to speak; `id` names it for a recorded voice pack and the timeline."""
-
-    id: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """Silence, in seconds, before the next line."""
-
-    seconds: float
-
-
-Step = Line | Wait
+from narrator.script.line import Line, Reminder, Step, Wait
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +39,6 @@ class Call:
             else:
                 out.append(step)
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class Reminder:
-    """A line spoken when `left` seconds of the debate remain."""
-
-    left: int
-    line: Line
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Any, cast
 from narrator.resources import data_dir
 from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
-from narrator.script.announce import Line, Reminder, Step, Wait
+from narrator.script.line import Line, Reminder, Step, Wait
 from narrator.script.marks import Marked, Problem, load_marked
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -118,10 +118,6 @@ class Narration:
                 steps += [*call.wake, Wait(call.wait), *call.sleep]
         return steps + list(self.morning)
 
-    def call_of(self, key: str) -> int | None:
-        """The index of the call during which the operator enters `key`, if any."""
-        return next((i for i, call in enumerate(self.calls) if key in call.answers), None)
-
 
 @cache
 def load_narration() -> Narration:
@@ -133,7 +129,7 @@ def load_narration() -> Narration:
 def load_narration_script(text: str, file: str) -> Narration:
     """A classic script's narration; `YamlError` with file:line:column if the script is wrong anywhere
     (`load_classic_script` checks the whole of it, the narration against the rules included)."""
-    from narrator.script.classic import load_classic_script  # classic.py imports this module's schemas
+    from narrator.script.classic.script import load_classic_script  # classic.py imports this module's schemas
 
     load_classic_script(text, file)
     return _narration(cast(dict, load_marked(text, file).data))
@@ -141,7 +137,7 @@ def load_narration_script(text: str, file: str) -> Narration:
 
 def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     """What the schema cannot say: calls in the engine's waking order, answers that are night choices."""
-    from narrator.script.classic import PLACEHOLDERS  # classic.py imports this module's schemas
+    from narrator.script.classic.script import PLACEHOLDERS  # classic.py imports this module's schemas
 
     data = cast(dict[str, Any], doc.data)
     out = []

@@ -24,18 +24,18 @@ from typing import Any
 
 from narrator.rules.classic import Options, Rules, State, play_phase, start
 from narrator.rules.classic.asks import Ask, Kind
-from narrator.rules.classic.model import Reason
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
-from narrator.script.announce import Line, Wait
-from narrator.script.classic import say
-from narrator.script.classic_narration import Call, Narration
-from narrator.table.announcer import to_items
-from narrator.table.classic_day import SpokenDay
-from narrator.table.classic_journal import debate_left, hold, inputs, journaled
+from narrator.rules.reason import Reason
+from narrator.script.classic.narration import Call, Narration
+from narrator.script.classic.script import say
+from narrator.script.line import Line, Wait
+from narrator.table.classic.day import SpokenDay
+from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
+from narrator.table.classic.replay import debate_left, hold, inputs, journaled
 from narrator.table.host import Host, Undo
-from narrator.table.operator import Operator, OperatorUndo, typed_as
+from narrator.table.voice import to_items
 from narrator.voice import Item
 
 

@@ -1,0 +1,1 @@
+"""The one-night games' scripts: the rules, the night's announcements, the reasons in French."""

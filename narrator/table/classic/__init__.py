@@ -1,0 +1,1 @@
+"""A classic Thiercelieux table: nights and days until a camp wins, with its operator."""
