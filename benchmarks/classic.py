@@ -48,8 +48,11 @@ def games(n: int, seed: int = 2026) -> list[dict]:
 def journal_of(record: dict) -> list[dict]:
     """The journal the table would hold after playing `record`: one answer event per question, each as
     the operator or the table gives it (`record_play.answer_of`)."""
+    from functools import partial
+
     from narrator.rules.classic.engine import play_phase, start
     from narrator.rules.classic.record import RecordDecider, parse_record
+    from narrator.script.classic.script import say
 
     rules = load_classic()
     parsed = parse_record(rules, record)
@@ -58,7 +61,7 @@ def journal_of(record: dict) -> list[dict]:
     phases = [next(iter(p.values())) or {} for p in record["phases"]]
     seen: dict = {}
     for phase in parsed.phases:
-        decider = RecordDecider(phase)
+        decider = RecordDecider(phase, partial(say, rules))
 
         def journaled(method: str, decider=decider, label=phase.label):
             def answer(ask):

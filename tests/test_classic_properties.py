@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import partial
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from narrator.rules.classic.model import Camp, Options, Power, State
 from narrator.rules.classic.record import RecordDecider, parse_record
 from narrator.rules.classic.victory import check
 from narrator.rules.errors import RecordError
-from narrator.script.classic.script import load_classic
+from narrator.script.classic.script import load_classic, say
 
 RULES = load_classic()
 ROLE_KEYS = set(RULES.roles)
@@ -65,7 +66,7 @@ def _tables(record: dict) -> list[State]:
     tables = []
     for phase in game.phases:
         tables.append(state)
-        state, _ = play_phase(RULES, state, phase.kind, phase.number, RecordDecider(phase))
+        state, _ = play_phase(RULES, state, phase.kind, phase.number, RecordDecider(phase, partial(say, RULES)))
     return tables
 
 

@@ -75,7 +75,7 @@ class CorrectingOperator(RecordOperator):
         self.prompts = prompts  # one shared counter: [prompts so far]
         self.typed: list[tuple[str, str, bool]] = []  # (phase, key, many) of each entry typed
 
-    def answer(self, ask, phase):
+    def answer(self, ask, phase, words):
         if self.shown and self.shown[-1].startswith("Annulé") and self.typed:
             taken_phase, taken_key, many = self.typed.pop()  # his entry is asked again: the same answer
             if many:
@@ -85,7 +85,7 @@ class CorrectingOperator(RecordOperator):
             self.shown.append("(annule tapé)")
             raise OperatorUndo()
         self.typed.append((phase, ask.key, ask.many))
-        return super().answer(ask, phase)
+        return super().answer(ask, phase, words)
 
 
 def session_for(record: dict, journal: DyingJournal, undo_at: set[int], prompts: list[int], events: list[dict]):

@@ -10,14 +10,18 @@ import random
 import re
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import RandomDecider, random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.record import parse_record
-from narrator.script.classic.script import load_classic
+from narrator.rules.reason import Reason
+from narrator.script.classic.script import load_classic, say
 from narrator.table.classic.operator import KeyboardOperator
+
+WORDS = partial(say, load_classic())  # the reasons of the rules in the script's words
 
 
 def narrator(*args: str, typed: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -79,15 +83,16 @@ def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
     typed = iter(["3", "4", "2", "5"])
     screen = io.StringIO()
     operator = KeyboardOperator(lambda: next(typed), screen, seats=seats)
-    seer = Ask("voyante", Kind.PLAYER, "la voyante Ana se réveille", "un joueur", choices=("Ben", "Cleo", "Dan"))
-    wolves = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Cleo", "Dan", "Eva"))
-    assert operator.answer(seer, "nuit 1") == "Cleo"
-    assert operator.answer(wolves, "nuit 1") == "Dan"  # 4 is Dan in both lists
+    woken = Reason("ask_she_wakes", {"role": "voyante", "name": "Ana"})
+    seer = Ask("voyante", Kind.PLAYER, woken, Reason("expect_see", {"role": "voyante"}), choices=("Ben", "Cleo", "Dan"))
+    wolves = Ask("loup", Kind.PLAYER, Reason("ask_devour"), Reason("expect_devour"), choices=("Cleo", "Dan", "Eva"))
+    assert operator.answer(seer, "nuit 1", WORDS) == "Cleo"
+    assert operator.answer(wolves, "nuit 1", WORDS) == "Dan"  # 4 is Dan in both lists
     assert "Choix : 2 Ben, 3 Cleo, 4 Dan." in screen.getvalue()
     assert "Choix : 3 Cleo, 4 Dan, 5 Eva." in screen.getvalue()
     # a seat this question does not offer is that player, and the record's check says why not
-    assert operator.answer(wolves, "nuit 1") == "Ben"
-    assert operator.answer(seer, "nuit 1") == "Eva"
+    assert operator.answer(wolves, "nuit 1", WORDS) == "Ben"
+    assert operator.answer(seer, "nuit 1", WORDS) == "Eva"
 
 
 class Watching(RandomDecider):
@@ -117,7 +122,7 @@ def _screen(ask: Ask) -> str:
         raise EOFError
 
     with contextlib.suppress(EOFError):
-        KeyboardOperator(no_more, screen).answer(ask, "nuit 1")
+        KeyboardOperator(no_more, screen).answer(ask, "nuit 1", WORDS)
     return screen.getvalue().replace("[opérateur] ", "")
 
 
@@ -137,7 +142,7 @@ def test_the_operators_screen_asks_in_plain_french_never_in_a_records_notation()
     notation = re.compile(r"[{}\[\]]|\b(true|false|null|True|False)\b")
     assert [(a.key, _screen(a)) for a in seen if notation.search(_screen(a))] == []
     infect = next(a for a in seen if a.key == "infect")
-    victim = re.search(r"infecter (\w+)", infect.context).group(1)  # type: ignore[union-attr]
+    victim = infect.context.params["victim"]
     assert _screen(infect).splitlines()[-1] == (
         f"L'infect père des loups infecte-t-il {victim} : o, la victime survit "
         "et rejoint les loups-garous ; n, elle est dévorée ? (o/n) > "

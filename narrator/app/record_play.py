@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from narrator.listen.ear import Heard
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import Ask, Kind, Words
 from narrator.table.classic.operator import typed_as
 
 Speak = Callable[[str, str, Sequence[str], float], str | None]  # (who, words, phrases, timeout) -> heard text
@@ -33,10 +33,10 @@ class RecordOperator:
         if self._show is not None:
             self._show(text)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: str, words: Words) -> object:
         value = answer_of(self.phases, self.seen, ask, phase)
         if self._show is not None:
-            self._show(f"{phase} : {ask.context} — entré : {typed_as(value)}")
+            self._show(f"{phase} : {words(ask.context)} — entré : {typed_as(value)}")
         return value
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Mapping
+from functools import partial
 from typing import IO, BinaryIO
 
 from narrator.records import InputError, Item, read_records
@@ -99,7 +100,7 @@ def _resolve_classic(raw: Mapping[str, object]) -> dict:
     """A multi-night record (formats/game-record.md, "Multi-night games (thiercelieux)")."""
     rules = classic.load_classic()
     record = parse_record(rules, raw)
-    outcome = play(rules, record)
+    outcome = play(rules, record, partial(classic.say, rules))
     state = outcome.state
     phases: list[dict[str, object]] = []
     for report in outcome.phases:

@@ -9,11 +9,13 @@ one; `RandomDecider` (classic/deal.py) picks a legal one at random and writes th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
 from narrator.rules.errors import RecordError
+from narrator.rules.reason import Reason
 
 
 class Kind(str, Enum):
@@ -31,33 +33,36 @@ class Kind(str, Enum):
 
 
 Value = int | str  # an OPTION's value, as a record writes it
+# A reason in words: the script's wording (narrator/script/classic/script.py, `say`), given by whoever
+# shows the rules' reasons (the resolver, the table), since the rules hold no French of their own.
+Words = Callable[[Reason], str]
 
-# why a player is refused as his own target: said to the table (« Pas Eva : … »), so without a
-# pronoun that would guess the player's gender (« lui-même », « elle-même »)
-SELF = "on ne se choisit pas soi-même"
+# why a player is refused as his own target, said to the table (« Pas Eva : … »)
+SELF = Reason("note_self")
 
 
 @dataclass(frozen=True, slots=True)
 class Ask:
     """One decision the rules want now.
 
-    `context` says in French why it is asked ("le chasseur Eva est mort"), `expected` what an
-    answer is; `notes` say why some players are refused ("Ben : un loup-garou")."""
+    `context` says why it is asked ("le chasseur Eva est mort"), `expected` what an answer is;
+    `notes` say why some players are refused ("Ben : un loup-garou"). Each is a `Reason`: the
+    script's texts word it (narrator/script/classic/script.py, `say`)."""
 
     key: str
     kind: Kind
-    context: str
-    expected: str
+    context: Reason
+    expected: Reason
     forced: bool = True
     choices: tuple[str, ...] = ()  # PLAYER, PAIR: legal players; POTIONS: whom she may poison
-    notes: tuple[tuple[str, str], ...] = ()
+    notes: tuple[tuple[str, Reason], ...] = ()
     ballots: tuple[tuple[str, tuple[str, ...]], ...] = ()  # BALLOTS: each voter and whom he may vote for
     # BALLOTS: (voter, target) ballots the rules forbid because of a secret (a lover against the beloved):
     # counted as said, shown to the operator alone (RULINGS thiercelieux 19)
     secret: tuple[tuple[str, str], ...] = ()
     heal: str | None = None  # POTIONS: whom her potion of life may save now; None: she may not heal
-    no_heal: str = ""  # POTIONS: why she may not heal
-    no_poison: str = ""  # POTIONS: why she may not poison (when `choices` is empty)
+    no_heal: Reason | None = None  # POTIONS: why she may not heal
+    no_poison: Reason | None = None  # POTIONS: why she may not poison (when `choices` is empty)
     options: tuple[tuple[Value, str], ...] = ()  # OPTION: each legal value and its French label
     count: int | None = None  # PLAYERS: how many; None: any number, none included
     # where a record keeps the answer: under `key`, or under `key`'s mapping's `field` ({take: 1})
@@ -69,16 +74,16 @@ class Ask:
     # bègue's day): a record answers them all with a list, one player each, in order
     many: bool = False
     who: str | None = None  # the player who answers, when one does (the hunter, the captain): the table asks him
-    # the question on the operator's screen, in plain French, when `expected` speaks a record's notation
+    # the question on the operator's screen, in plain words, when `expected` speaks a record's notation
     # (« {take: 0 ou 1} », « true : … »): what to type there is a number, a name, o or n
-    screen: str = ""
+    screen: Reason | None = None
 
     @property
-    def plain(self) -> str:
+    def plain(self) -> Reason:
         """What the operator's screen asks: `screen`, else `expected`."""
         return self.screen or self.expected
 
-    def note(self, player: object) -> str | None:
+    def note(self, player: object) -> Reason | None:
         return next((why for p, why in self.notes if p == player), None)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
+from narrator.rules.reason import Reason
 
 
 @dataclass
@@ -44,13 +45,13 @@ def choose_player(
     turn: Turn,
     role: Role,
     *,
-    context: str,
-    expected: str,
+    context: Reason,
+    expected: Reason,
     choices: tuple[str, ...],
     forced: bool = False,
-    notes: tuple[tuple[str, str], ...] = (),
+    notes: tuple[tuple[str, Reason], ...] = (),
     field: str = "",
-    screen: str = "",
+    screen: Reason | None = None,
 ) -> str | None:
     """The one player `role` chooses now, asked under its id; None when the power is not used (a night
     power is not forced unless the rules say so)."""

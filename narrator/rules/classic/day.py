@@ -16,6 +16,7 @@ from narrator.rules.classic.death import blow, spared_note
 from narrator.rules.classic.model import Camp, Cause, Power, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
+from narrator.rules.reason import Reason
 
 SECOND_VOTES = "second_votes"
 
@@ -28,8 +29,8 @@ def play_day(turn: Turn, state: State) -> State:
         ask = Ask(
             "captain",
             Kind.PLAYER,
-            context="le village élit son capitaine (options.captain)",
-            expected="le capitaine élu, un joueur en vie",
+            context=Reason("ask_captain"),
+            expected=Reason("expect_captain"),
             choices=tuple(state.living()),
         )
         captain = turn.decider.player(ask)
@@ -86,9 +87,9 @@ def _stutter(turn: Turn, state: State) -> State:
         rid,
         Kind.YES_NO,
         forced=False,
-        context=f"le {turn.name(rid)} {judge} peut provoquer un second vote (une fois par partie)",
-        expected="true : un second vote suit aussitôt (second_votes) ; false ou rien sinon",
-        screen="le juge bègue provoque-t-il un second vote, aussitôt",
+        context=Reason("ask_stutter", {"role": rid, "name": judge}),
+        expected=Reason("expect_stutter"),
+        screen=Reason("screen_stutter"),
     )
     if not turn.decider.yes(ask):
         return state
@@ -105,7 +106,7 @@ def _vote(turn: Turn, state: State, key: str, first: bool) -> tuple[str | None, 
     voters = tuple(state.voters(turn.number))
     # a captain who may not vote today (a pardoned idiot…) neither doubles nor breaks a tie
     captain = state.captain if state.captain in voters else None
-    context = "le village vote" if first else "le village vote une seconde fois (juge bègue)"
+    context = Reason("ask_vote" if first else "ask_second_vote")
     ballots = turn.decider.ballots(_ballots(turn, state, key, voters, context, living))
     marks: dict[str, int] = {}
     if first and state.raven is not None and state.is_alive(state.raven):
@@ -141,12 +142,11 @@ def _vote(turn: Turn, state: State, key: str, first: bool) -> tuple[str | None, 
             return None, Cause.VOTED
         spared = state.beloved(captain) if state.options.lovers_spare_each_other else None
         choices = (own,) if own in tied else tuple(p for p in tied if p != spared)
-        why = f" ; son vote désigne {own}" if own in tied else ""
         ask = Ask(
             "tiebreak",
             Kind.PLAYER,
-            context=f"égalité entre {', '.join(tied)} ; le capitaine {captain} départage",
-            expected="le joueur que le capitaine désigne parmi les ex-æquo" + why,
+            context=Reason("ask_tiebreak", {"tied": tied, "name": captain}),
+            expected=Reason("expect_tiebreak_own", {"name": own}) if own in tied else Reason("expect_tiebreak"),
             choices=tuple(c for c in choices if c is not None),
             notes=spared_note(spared),
             who=captain,
@@ -161,7 +161,7 @@ def _vote(turn: Turn, state: State, key: str, first: bool) -> tuple[str | None, 
     # 002: "Sinon, les joueurs votent à nouveau pour départager les ex-æquo (y compris les joueurs
     # en cause). S'il y a toujours égalité, aucun joueur n'est éliminé."
     turn.say("revote", names=list(tied))
-    context = f"égalité entre {', '.join(tied)}, sans capitaine : le village revote"
+    context = Reason("ask_revote", {"tied": tied})
     again = turn.decider.ballots(_ballots(turn, state, "revote", voters, context, tuple(tied)))
     tied, top = _most(again, living, None, {})
     if top == 0 or len(tied) > 1:
@@ -172,7 +172,7 @@ def _vote(turn: Turn, state: State, key: str, first: bool) -> tuple[str | None, 
 
 
 def _ballots(
-    turn: Turn, state: State, key: str, voters: tuple[str, ...], context: str, targets: tuple[str, ...]
+    turn: Turn, state: State, key: str, voters: tuple[str, ...], context: Reason, targets: tuple[str, ...]
 ) -> Ask:
     """RULINGS thiercelieux 17: every living player allowed to vote casts a ballot; blank is null.
     RULINGS thiercelieux 19: "a ballot the rules forbid because of a secret (a lover against the beloved) is
@@ -181,13 +181,13 @@ def _ballots(
     rows = tuple((voter, targets) for voter in voters)
     loved = {voter: state.beloved(voter) for voter in voters} if spare else {}
     secret = tuple((voter, beloved) for voter, beloved in loved.items() if beloved in targets)
-    expected = "le bulletin de chaque joueur en vie : un joueur parmi " + ", ".join(targets) + ", ou null (blanc)"
+    expected = Reason("expect_ballots", {"targets": targets})
     notes = []
     for player in state.living():
         if player in state.pardoned:
-            notes.append((player, "l'idiot du village a perdu son droit de vote (003)"))
+            notes.append((player, Reason("note_pardoned_voter")))
         elif player not in voters:
-            notes.append((player, "pas parmi les votants que le bouc émissaire a désignés aujourd'hui"))
+            notes.append((player, Reason("note_not_chosen")))
     # nobody allowed to vote (the bouc émissaire named nobody): there is nothing to ask
     return Ask(
         key,

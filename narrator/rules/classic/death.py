@@ -23,6 +23,7 @@ from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.model import BY_THE_VILLAGE, DEVOURING, Camp, Cause, Power, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
+from narrator.rules.reason import Reason
 
 Victim = tuple[str, Cause, dict[str, object]]  # who, why, the sentence's other names
 
@@ -77,9 +78,9 @@ def _devotion(turn: Turn, state: State, eliminated: list[str]) -> State:
         Kind.PLAYER,
         forced=False,
         again=True,
-        context=f"la {turn.name(rid)} {maid} peut prendre la place de " + ", ".join(eliminated),
-        expected=f"true, ou le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
-        screen=f"le joueur éliminé dont la {turn.name(rid)} prend la place et le rôle",
+        context=Reason("ask_devote", {"role": rid, "name": maid, "eliminated": eliminated}),
+        expected=Reason("expect_devote", {"role": rid}),
+        screen=Reason("screen_devote", {"role": rid}),
         choices=tuple(eliminated),
     )
     pick = turn.decider.player(ask)
@@ -138,8 +139,8 @@ def _shoot(turn: Turn, state: State, name: str, rid: str) -> State:
     ask = Ask(
         rid,
         Kind.PLAYER,
-        context=f"le {turn.name(rid)} {name} est mort",
-        expected=f"le joueur que le {turn.name(rid)} élimine en mourant, un autre joueur en vie",
+        context=Reason("ask_shoot", {"role": rid, "name": name}),
+        expected=Reason("expect_shoot", {"role": rid}),
         choices=choices,
         notes=spared_note(spared) + ((name, SELF),),
         who=name,
@@ -169,11 +170,11 @@ def _scapegoat(turn: Turn, state: State, name: str, rid: str) -> State:
     ask = Ask(
         rid,
         Kind.PLAYERS,
-        context=f"le {turn.name(rid)} {name} est éliminé : il décide qui pourra voter demain",
-        expected="la liste des joueurs qui pourront voter demain ([] : personne)",
-        screen="les joueurs qui pourront voter demain",
+        context=Reason("ask_scapegoat", {"role": rid, "name": name}),
+        expected=Reason("expect_scapegoat"),
+        screen=Reason("screen_scapegoat"),
         choices=tuple(living),
-        notes=tuple((p, "l'idiot du village a perdu son droit de vote") for p in state.pardoned),
+        notes=tuple((p, Reason("note_pardoned")) for p in state.pardoned),
         who=name,
     )
     allowed = turn.decider.players(ask)
@@ -201,8 +202,8 @@ def _succession(turn: Turn, state: State, captain: str) -> State:
     ask = Ask(
         "successor",
         Kind.PLAYER,
-        context=f"le capitaine {captain} est mort",
-        expected="le successeur que le capitaine désigne, un joueur en vie",
+        context=Reason("ask_successor", {"name": captain}),
+        expected=Reason("expect_successor"),
         choices=living,
         who=captain,
         many=True,
@@ -214,10 +215,10 @@ def _succession(turn: Turn, state: State, captain: str) -> State:
     return replace(state, captain=heir)
 
 
-SPARED = "son amour (002 : « ni lui porter aucun préjudice »)"  # a secret: said to the operator only
+SPARED = Reason("note_spared")  # a secret: not in the script's `public` sentences, shown to the operator only
 
 
-def spared_note(beloved: str | None) -> tuple[tuple[str, str], ...]:
+def spared_note(beloved: str | None) -> tuple[tuple[str, Reason], ...]:
     """Why a lover's beloved is refused as his target (options.lovers_spare_each_other)."""
     if beloved is None:
         return ()

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from narrator.rules.classic.asks import Decider
+from narrator.rules.classic.asks import Decider, Words
 from narrator.rules.classic.day import SECOND_VOTES, play_day
 from narrator.rules.classic.model import PhaseReport, Power, Role, Rules, State
 from narrator.rules.classic.night import play_night
@@ -53,8 +53,9 @@ def play_phase(
     return state, turn.report()
 
 
-def play(rules: Rules, record: Record) -> Outcome:
-    """Every phase of a checked record, in order; raise `RecordError` where a phase breaks the rules."""
+def play(rules: Rules, record: Record, words: Words) -> Outcome:
+    """Every phase of a checked record, in order; raise `RecordError` where a phase breaks the rules,
+    its reasons worded by `words`."""
     state = start(rules, record)
     reports: list[PhaseReport] = []
     for phase in record.phases:
@@ -64,7 +65,7 @@ def play(rules: Rules, record: Record) -> Outcome:
             label = f"{'nuit' if last.kind == 'night' else 'jour'} {last.number}"
             expected = f"rien : la partie est finie ({state.winner.value} a gagné, {label})"
             raise RecordError(phase.path[:2], expected, phase.kind)
-        decider = RecordDecider(phase)
+        decider = RecordDecider(phase, words)
         before = state
         state, report = play_phase(rules, state, phase.kind, phase.number, decider)
         decider.close(partial(why_not_asked, rules, before, state, phase))
@@ -75,75 +76,75 @@ def play(rules: Rules, record: Record) -> Outcome:
     return Outcome(tuple(reports), state, won, tuple(why))
 
 
-def why_not_asked(rules: Rules, before: State, after: State, phase: Phase, key: str) -> str:
-    """Why the game did not ask for `key` in this phase (said in the error that refuses it)."""
+def why_not_asked(rules: Rules, before: State, after: State, phase: Phase, key: str) -> Reason:
+    """Why the game did not ask for `key` in this phase (worded in the error that refuses it)."""
     key, _, field = key.partition(".")
     role = rules.roles.get(key)
     if role is not None:
         return _why_not_role(rules, before, after, phase, role, field)
     if key == "successor":
-        return "aucun capitaine n'est mort pendant cette phase"
+        return Reason("not_asked_successor")
     if key == "captain":
         if not before.options.captain:
-            return "cette partie se joue sans capitaine (options.captain)"
-        return "le capitaine n'est élu que le premier jour"
+            return Reason("not_asked_no_captain")
+        return Reason("not_asked_captain")
     if key == "tiebreak":
-        return "pas d'égalité que le capitaine doive départager"
+        return Reason("not_asked_tiebreak")
     if key == "revote":
-        return "pas d'égalité sans capitaine"
+        return Reason("not_asked_revote")
     if key == SECOND_VOTES:
-        return "le juge bègue n'a pas provoqué de second vote"
+        return Reason("not_asked_second_votes")
     if after.winner is not None:
-        return "la partie est finie"
-    return "ce choix n'est pas demandé à ce moment de la partie"
+        return Reason("not_asked_over")
+    return Reason("not_asked_now")
 
 
-def _why_not_role(rules: Rules, before: State, after: State, phase: Phase, role: Role, field: str) -> str:
+def _why_not_role(rules: Rules, before: State, after: State, phase: Phase, role: Role, field: str) -> Reason:
     holders = before.holders(role.id)
     if role.power in (Power.STEAL, Power.MODEL, Power.CHOOSE) and phase.number != 1:
         # said first: after the first night the voleur's card may lie undealt, the chien-loup's is gone
-        return f"{role.name} : ce personnage ne choisit que la première nuit"
+        return Reason("not_asked_first_night", {"role": role.id})
     if not holders:
         if role.id in before.extra and any(rules.roles[r].power is Power.PERFORM for r in before.roles):
-            return f"le comédien n'a pas pris le pouvoir de la carte {role.name} cette nuit"
+            return Reason("not_asked_performed", {"role": role.id})
         if role.id in before.extra:
-            return f"la carte {role.name} est restée parmi les cartes non distribuées"
-        return f"personne n'est {role.name} dans cette partie"
+            return Reason("not_asked_undealt", {"role": role.id})
+        return Reason("not_asked_nobody", {"role": role.id})
     living = [h for h in holders if before.is_alive(h)]
     power = role.power
     if not living:
-        return f"{holders[0]}, {role.name}, n'est plus en vie"  # 002: "Il ne pourront plus communiquer"
+        return Reason("not_asked_dead", {"name": holders[0], "role": role.id})  # 002: "Il ne pourront plus communiquer"
     if power is Power.SHOOT:
-        return f"le {role.name} n'est pas mort pendant cette phase, ou personne ne peut recevoir son tir"
+        return Reason("not_asked_shoot", {"role": role.id})
     if power is Power.DEVOTE:
-        return "aucun joueur éliminé pendant cette phase dont la servante puisse prendre la place sous ce nom"
+        return Reason("not_asked_devote")
     if power is Power.SCAPEGOAT:
-        return "le bouc émissaire n'a pas été éliminé sur une égalité pendant cette phase"
+        return Reason("not_asked_scapegoat")
     if power is Power.PAIR and phase.number != 1:
-        return f"{role.name} ne désigne les amoureux que la première nuit"
+        return Reason("not_asked_pair", {"role": role.id})
     if living[0] in before.powerless:
-        return f"{living[0]}, {role.name}, a perdu son pouvoir avec l'ancien"
+        return Reason("not_asked_powerless", {"name": living[0], "role": role.id})
     if power is Power.DEVOUR:
-        return "les loups-garous n'ont aucune victime possible"
+        return Reason("not_asked_devour")
     if power is Power.BETRAY and phase.number % 2:
-        return "le loup-garou blanc ne dévore qu'une nuit sur deux : les nuits 2, 4…"
+        return Reason("not_asked_betray_odd")
     if power is Power.BETRAY:
-        return "le loup-garou blanc n'a aucun autre loup-garou à dévorer (jamais son amour)"
+        return Reason("not_asked_betray")
     if power is Power.SECOND and before.wolf_died:
-        return "un loup-garou est déjà mort : le grand méchant loup ne dévore plus de seconde victime"
+        return Reason("not_asked_second")
     if power is Power.SNIFF and role.id in before.spent:
-        return "le renard a perdu son flair"
+        return Reason("not_asked_sniff")
     if power in (Power.INFECT, Power.STUTTER) and role.id in before.spent:
-        return f"{role.name} : un pouvoir à usage unique, déjà utilisé"
+        return Reason("not_asked_spent", {"role": role.id})
     if power is Power.INFECT:
-        return "pas de victime des loups-garous à infecter cette nuit"
+        return Reason("not_asked_infect")
     if power is Power.FIRE:
         if role.id in before.spent:
-            return "le pyromane a déjà mis le feu"
+            return Reason("not_asked_fired")
         if field == "ignite":
-            return "aucun joueur aspergé n'est en vie"
+            return Reason("not_asked_ignite")
         if field == "douse":
-            return "le pyromane met le feu cette nuit : il n'asperge personne"
+            return Reason("not_asked_douse")
     if after.winner is not None:
-        return "la partie est finie"
-    return "ce choix n'est pas demandé à ce moment de la partie"
+        return Reason("not_asked_over")
+    return Reason("not_asked_now")

@@ -13,6 +13,7 @@ from narrator.rules.classic.dark import Dark, actor, choose_player
 from narrator.rules.classic.model import Camp, Role, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
+from narrator.rules.reason import Reason
 
 
 def steal(turn: Turn, state: State, dark: Dark, role: Role) -> State:
@@ -29,11 +30,11 @@ def steal(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         Kind.OPTION,
         forced=both_wolves,
         field="take",
-        context=f"le {role.name} {thief} consulte les cartes non distribuées : "
-        + ", ".join(cards)
-        + (" ; deux loups-garous, il doit en prendre un" if both_wolves else ""),
-        expected="{take: 0 ou 1}, la carte qu'il prend" + ("" if both_wolves else ", ou {} pour garder la sienne"),
-        screen="la carte que le voleur prend" + ("" if both_wolves else " (sinon, il garde la sienne)"),
+        context=Reason(
+            "ask_steal_wolves" if both_wolves else "ask_steal", {"role": role.id, "name": thief, "cards": cards}
+        ),
+        expected=Reason("expect_steal_wolves" if both_wolves else "expect_steal"),
+        screen=Reason("screen_steal_wolves" if both_wolves else "screen_steal"),
         options=tuple((i, turn.name(c)) for i, c in enumerate(cards)),
     )
     take = turn.decider.option(ask)
@@ -55,8 +56,8 @@ def pair(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     ask = Ask(
         role.id,
         Kind.PAIR,
-        context=f"{role.name} {cupid} désigne les deux amoureux la première nuit",
-        expected=f"les deux amoureux, deux joueurs différents ({role.name} peut se désigner)",
+        context=Reason("ask_pair", {"role": role.id, "name": cupid}),
+        expected=Reason("expect_pair", {"role": role.id}),
         choices=tuple(state.living()),
     )
     pair = turn.decider.pair(ask)
@@ -81,8 +82,8 @@ def model(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=True,  # as Cupidon's choice
-        context=f"l'{role.name} {child} choisit son modèle la première nuit",
-        expected="le modèle de l'enfant sauvage, un autre joueur en vie",
+        context=Reason("ask_model", {"role": role.id, "name": child}),
+        expected=Reason("expect_model"),
         choices=tuple(p for p in state.living() if p != child),
         notes=((child, SELF),),
     )
@@ -102,8 +103,8 @@ def choose(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     ask = Ask(
         role.id,
         Kind.OPTION,
-        context=f"le {role.name} {dog} choisit son camp pour toute la partie",
-        expected="le personnage que le chien-loup choisit d'être",
+        context=Reason("ask_choose", {"role": role.id, "name": dog}),
+        expected=Reason("expect_choose"),
         options=tuple((c, turn.name(c)) for c in cards),
     )
     card = turn.decider.option(ask)

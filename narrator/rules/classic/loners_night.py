@@ -12,6 +12,7 @@ from narrator.rules.classic.asks import SELF, Ask, Kind
 from narrator.rules.classic.dark import Dark, actor
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
+from narrator.rules.reason import Reason
 
 
 def charm(turn: Turn, state: State, dark: Dark, role: Role) -> State:
@@ -28,14 +29,12 @@ def charm(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         role.id,
         Kind.PLAYERS,
         forced=False,
-        context=f"le {role.name} {piper} se réveille",
-        expected=f"les {count} joueurs que le joueur de flûte enchante : [X, Y], en vie, pas encore enchantés"
-        if count == 2
-        else "le dernier joueur à enchanter : [X]",
-        screen="les joueurs que le joueur de flûte enchante, pas encore enchantés",
+        context=Reason("ask_he_wakes", {"role": role.id, "name": piper}),
+        expected=Reason("expect_charm", {"count": count}) if count == 2 else Reason("expect_charm_last"),
+        screen=Reason("screen_charm"),
         choices=choices,
         count=count,
-        notes=((piper, SELF),) + tuple((p, "déjà sous le charme") for p in state.charmed),
+        notes=((piper, SELF),) + tuple((p, Reason("note_charmed")) for p in state.charmed),
     )
     charmed = turn.decider.players(ask)
     if not charmed:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 
-from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy, Value
+from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy, Value, Words
 from narrator.rules.classic.model import LENDABLE, Camp, Options, Power, Rules
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.names import parse_id, parse_players
+from narrator.rules.reason import Reason
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "options", "phases")
 DAY_KEYS = ("captain", "votes", "tiebreak", "revote")
@@ -242,10 +243,12 @@ _ABSENT = object()
 
 
 class RecordDecider:
-    """Answers the game's questions from one phase of a record, refusing what the rules do not allow."""
+    """Answers the game's questions from one phase of a record, refusing what the rules do not allow;
+    `words` words the rules' reasons in the errors."""
 
-    def __init__(self, phase: Phase):
+    def __init__(self, phase: Phase, words: Words):
         self.phase = phase
+        self.words = words
         self.used: set[str] = set()
         self.read: dict[str, set[str]] = {}  # the fields read in a choice's mapping ({take: 1})
         self.asked: dict[str, int] = {}  # how many times each key was asked
@@ -254,7 +257,7 @@ class RecordDecider:
         choices = self.phase.choices
         if ask.key not in choices:
             if ask.forced:
-                raise MissingDecision(self.phase.path, self.phase.label, ask.context, ask.key)
+                raise MissingDecision(self.phase.path, self.phase.label, self.words(ask.context), ask.key)
             return _ABSENT
         self.used.add(ask.key)
         value = choices[ask.key]
@@ -262,16 +265,21 @@ class RecordDecider:
             if value is None and not ask.forced:
                 return _ABSENT
             if not isinstance(value, dict):
-                raise RecordError(self.phase.path + (ask.key,), ask.expected, value)
+                raise RecordError(self.phase.path + (ask.key,), self.words(ask.expected), value)
             self.read.setdefault(ask.key, set()).add(ask.field)
             if ask.field not in value:
                 if ask.forced:
-                    raise MissingDecision(self.phase.path + (ask.key,), self.phase.label, ask.context, ask.field)
+                    raise MissingDecision(
+                        self.phase.path + (ask.key,), self.phase.label, self.words(ask.context), ask.field
+                    )
                 return _ABSENT
             value = value[ask.field]
         if value is None and ask.forced:
-            raise RecordError(self._path(ask), ask.expected, None)
+            raise RecordError(self._path(ask), self.words(ask.expected), None)
         return _ABSENT if value is None else value
+
+    def _why(self, reason: Reason | None) -> str:
+        return self.words(reason) if reason is not None else ""
 
     def _path(self, ask: Ask, *more: object) -> tuple[object, ...]:
         return self.phase.path + (ask.key,) + ((ask.field,) if ask.field else ()) + more
@@ -279,10 +287,10 @@ class RecordDecider:
     def _one(self, ask: Ask, value: object, path: tuple[object, ...]) -> str:
         if isinstance(value, str) and value in ask.choices:
             return value
-        expected = f"{ask.expected} : " + (", ".join(ask.choices) or "personne")
+        expected = f"{self.words(ask.expected)} : " + (", ".join(ask.choices) or "personne")
         note = ask.note(value)
         if note:
-            expected += f" ; pas {value} : {note}"
+            expected += f" ; pas {value} : {self.words(note)}"
         raise RecordError(path, expected, value)
 
     def player(self, ask: Ask) -> str | None:
@@ -297,17 +305,17 @@ class RecordDecider:
             # one answer per question under that key in the phase: [first, second]
             if nth >= len(value):
                 raise RecordError(self._path(ask), f"une liste d'au moins {nth + 1} joueurs, un par question "
-                                  f"({ask.context})", value)  # fmt: skip
+                                  f"({self.words(ask.context)})", value)  # fmt: skip
             return self._one(ask, value[nth], self._path(ask, nth))
         if nth and ask.many:
-            expected = f"[…] : une réponse par question, la {nth + 1}e : {ask.context}"
+            expected = f"[…] : une réponse par question, la {nth + 1}e : {self.words(ask.context)}"
             raise RecordError(self._path(ask), expected, value)
         if value is _ABSENT or value is False and ask.again:
             return None
         if value is True and ask.again:
             if len(ask.choices) == 1:
                 return ask.choices[0]
-            raise RecordError(self._path(ask), f"{ask.expected} : un de " + ", ".join(ask.choices), value)
+            raise RecordError(self._path(ask), f"{self.words(ask.expected)} : un de " + ", ".join(ask.choices), value)
         return self._one(ask, value, self._path(ask))
 
     def pair(self, ask: Ask) -> tuple[str, str] | None:
@@ -315,7 +323,7 @@ class RecordDecider:
         if value is _ABSENT:
             return None
         if not isinstance(value, list) or len(value) != 2:
-            raise RecordError(self._path(ask), ask.expected + " : [X, Y]", value)
+            raise RecordError(self._path(ask), self.words(ask.expected) + " : [X, Y]", value)
         first = self._one(ask, value[0], self._path(ask, 0))
         second = self._one(ask, value[1], self._path(ask, 1))
         if first == second:
@@ -327,7 +335,7 @@ class RecordDecider:
         if value is _ABSENT:
             return None
         if not isinstance(value, list) or (ask.count is not None and len(value) != ask.count):
-            raise RecordError(self._path(ask), ask.expected, value)
+            raise RecordError(self._path(ask), self.words(ask.expected), value)
         out: list[str] = []
         for i, item in enumerate(value):
             name = self._one(ask, item, self._path(ask, i))
@@ -344,27 +352,27 @@ class RecordDecider:
             if type(value) is type(legal) and value == legal:
                 return legal
         labels = ", ".join(f"{legal} ({label})" for legal, label in ask.options)
-        raise RecordError(self._path(ask), f"{ask.expected} : {labels}", value)
+        raise RecordError(self._path(ask), f"{self.words(ask.expected)} : {labels}", value)
 
     def yes(self, ask: Ask) -> bool:
         value = self._get(ask)
         if value is _ABSENT:
             return False
         if not isinstance(value, bool):
-            raise RecordError(self._path(ask), ask.expected, value)
+            raise RecordError(self._path(ask), self.words(ask.expected), value)
         return value
 
     def potions(self, ask: Ask) -> Potions | None:
         value = self._get(ask)
         if value is _ABSENT:
             return None
-        value = _flags(value, self._path(ask), ask.expected, {"heal": bool, "poison": (str, type(None))})
+        value = _flags(value, self._path(ask), self.words(ask.expected), {"heal": bool, "poison": (str, type(None))})
         heal, poison = value.get("heal", False), value.get("poison")
         if heal and ask.heal is None:
             # 002: "La Sorcière doit utiliser chaque potion 1 seule fois dans la partie."
-            raise RecordError(self._path(ask, "heal"), "false : " + ask.no_heal, heal)
+            raise RecordError(self._path(ask, "heal"), "false : " + self._why(ask.no_heal), heal)
         if poison is not None and not ask.choices:
-            raise RecordError(self._path(ask, "poison"), "null : " + ask.no_poison, poison)
+            raise RecordError(self._path(ask, "poison"), "null : " + self._why(ask.no_poison), poison)
         target = None if poison is None else self._one(ask, poison, self._path(ask, "poison"))
         return Potions(bool(heal), target)
 
@@ -372,7 +380,7 @@ class RecordDecider:
         value = self._get(ask)
         if value is _ABSENT:
             return None
-        value = _flags(value, self._path(ask), ask.expected, {"spied": bool, "caught": bool})
+        value = _flags(value, self._path(ask), self.words(ask.expected), {"spied": bool, "caught": bool})
         spied, caught = value.get("spied", False), value.get("caught", False)
         if caught and not spied:
             # 002: "Si elle se fait surprendre…": only a petite fille who spies can be caught
@@ -387,31 +395,33 @@ class RecordDecider:
         if value is _ABSENT:
             value = {}
         if not isinstance(value, dict):
-            raise RecordError(self._path(ask), ask.expected, value)
+            raise RecordError(self._path(ask), self.words(ask.expected), value)
         out: dict[str, str | None] = {}
         for voter, target in value.items():
-            check_ballot(ask, self._path(ask, voter), voter, target)
+            check_ballot(ask, self._path(ask, voter), voter, target, self.words)
             out[voter] = target
         for voter in legal:
             if voter not in out:
                 raise missing(self._path(ask, voter), f"le bulletin de {voter} : un joueur, ou null pour un vote blanc")
         return out
 
-    def close(self, why_not: Callable[[str], str]) -> None:
+    def close(self, why_not: Callable[[str], Reason]) -> None:
         """Refuse whatever the phase holds that the game never asked for."""
         for key, value in self.phase.choices.items():
             if key not in self.used:
                 raise RecordError(
-                    self.phase.path + (key,), "rien : ce choix n'a pas lieu d'être (" + why_not(key) + ")", value
+                    self.phase.path + (key,),
+                    "rien : ce choix n'a pas lieu d'être (" + self.words(why_not(key)) + ")",
+                    value,
                 )
             if key in self.read and isinstance(value, dict):
                 for name, item in value.items():
                     if name not in self.read[key]:
                         raise RecordError(self.phase.path + (key, name), "rien : ce choix n'a pas lieu d'être ("
-                                          + why_not(f"{key}.{name}") + ")", item)  # fmt: skip
+                                          + self.words(why_not(f"{key}.{name}")) + ")", item)  # fmt: skip
 
 
-def check_ballot(ask: Ask, path: tuple[object, ...], voter: object, target: object) -> None:
+def check_ballot(ask: Ask, path: tuple[object, ...], voter: object, target: object, words: Words) -> None:
     """One ballot of a BALLOTS question: a voter the rules let vote, for one of his targets or nobody."""
     legal = dict(ask.ballots)
     if voter not in legal:
@@ -419,11 +429,11 @@ def check_ballot(ask: Ask, path: tuple[object, ...], voter: object, target: obje
         expected = "seuls votent les joueurs en vie : " + (", ".join(legal) or "personne")
         note = ask.note(voter)
         if note:
-            expected += f" ; pas {voter} : {note}"
+            expected += f" ; pas {voter} : {words(note)}"
         raise RecordError(path, expected, voter)
     if target is not None and (not isinstance(target, str) or target not in legal[voter]):
         allowed = ", ".join(legal[voter]) or "personne"
-        raise RecordError(path, f"{ask.expected} ; pour {voter} : {allowed}", target)
+        raise RecordError(path, f"{words(ask.expected)} ; pour {voter} : {allowed}", target)
 
 
 def _flags(

@@ -13,6 +13,7 @@ from narrator.rules.classic.dark import Dark, actor, choose_player, holder, spar
 from narrator.rules.classic.death import spared_note
 from narrator.rules.classic.model import Role, State
 from narrator.rules.classic.turn import Turn
+from narrator.rules.reason import Reason
 
 HEAL, POISON = "heal", "poison"  # the sorcière's one-shot potions, in State.spent
 
@@ -33,10 +34,9 @@ def perform(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         Kind.OPTION,
         forced=False,
         field="use",
-        context=f"le {role.name} {comedian} peut prendre le pouvoir d'une carte pour la nuit",
-        expected="{use: 0, 1 ou 2}, la carte dont il prend le pouvoir cette nuit"
-        + (" (chaque carte une fois)" if once else ""),
-        screen="la carte dont le comédien prend le pouvoir cette nuit",
+        context=Reason("ask_perform", {"role": role.id, "name": comedian}),
+        expected=Reason("expect_perform_once" if once else "expect_perform"),
+        screen=Reason("screen_perform"),
         options=tuple((i, turn.name(c)) for i, c in left),
     )
     use = turn.decider.option(ask)
@@ -53,20 +53,20 @@ def protect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     guard = actor(turn, state, dark, role)
     target = None
     if guard is not None:
-        notes: tuple[tuple[str, str], ...] = ()
+        notes: tuple[tuple[str, Reason], ...] = ()
         refused = set()
         if state.guarded is not None:
             refused.add(state.guarded)
-            notes += ((state.guarded, "protégé la nuit dernière (003 : « pas deux fois de suite »)"),)
+            notes += ((state.guarded, Reason("note_guarded")),)
         if not state.options.salvateur_self:
             refused.add(guard)
-            notes += ((guard, f"{SELF} (options.salvateur_self)"),)
+            notes += ((guard, Reason("note_self_guard")),)
         target = choose_player(
             turn,
             role,
             forced=False,
-            context=f"le {role.name} {guard} se réveille",
-            expected=f"le joueur que le {role.name} protège cette nuit, un joueur en vie",
+            context=Reason("ask_he_wakes", {"role": role.id, "name": guard}),
+            expected=Reason("expect_protect", {"role": role.id}),
             choices=tuple(p for p in state.living() if p not in refused),
             notes=notes,
         )
@@ -85,8 +85,8 @@ def see(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=False,
-        context=f"la {role.name} {seer} se réveille",
-        expected=f"le joueur dont la {role.name} découvre le rôle, un autre joueur en vie",
+        context=Reason("ask_she_wakes", {"role": role.id, "name": seer}),
+        expected=Reason("expect_see", {"role": role.id}),
         choices=tuple(p for p in state.living() if p != seer),
         notes=((seer, SELF),),
     )
@@ -107,8 +107,8 @@ def sniff(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=False,
-        context=f"le {role.name} {fox} se réveille",
-        expected="le joueur au milieu des trois voisins que le renard flaire, un joueur en vie",
+        context=Reason("ask_he_wakes", {"role": role.id, "name": fox}),
+        expected=Reason("expect_sniff"),
         choices=tuple(state.living()),
     )
     if middle is None:
@@ -133,8 +133,8 @@ def spy(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         role.id,
         Kind.SPY,
         forced=False,
-        context=f"la {role.name} {girl} peut espionner les loups-garous",
-        expected="{spied: true ou false, caught: true ou false} ; surprise seulement si elle espionne",
+        context=Reason("ask_spy", {"role": role.id, "name": girl}),
+        expected=Reason("expect_spy"),
     )
     spy = turn.decider.spy(ask)
     if spy is not None and spy.caught:
@@ -151,32 +151,33 @@ def potions(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     if witch is None:
         return state
     heal: str | None = None
+    no_heal: Reason | None = None
     if HEAL in state.spent:
-        no_heal = "la potion de guérison est déjà utilisée"
+        no_heal = Reason("no_heal_spent")
     elif dark.victim is None:
-        no_heal = "les loups-garous n'ont tué personne cette nuit"
+        no_heal = Reason("no_heal_nobody")
     elif dark.victim == witch and not state.options.witch_self_heal:
-        no_heal = "la sorcière ne peut pas boire sa propre potion de vie (options.witch_self_heal)"
+        no_heal = Reason("no_heal_self")
     else:
-        heal, no_heal = dark.victim, ""
-    notes: tuple[tuple[str, str], ...] = ()
+        heal = dark.victim
+    notes: tuple[tuple[str, Reason], ...] = ()
     if POISON in state.spent:
         poison: tuple[str, ...] = ()
-        no_poison = "la potion d'empoisonnement est déjà utilisée"
+        no_poison = Reason("no_poison_spent")
     else:
         spared = spare(state, witch)
         # the pack's victim is already dying (or being saved): the poison is for someone else
         poison = tuple(p for p in state.living() if p not in (dark.victim, spared))
-        no_poison = "personne à empoisonner"
+        no_poison = Reason("no_poison_nobody")
         if dark.victim is not None:
-            notes += ((dark.victim, "la victime des loups-garous, qui meurt déjà ou que la potion de vie sauve"),)
+            notes += ((dark.victim, Reason("note_pack_victim")),)
         notes += spared_note(spared)
     ask = Ask(
         role.id,
         Kind.POTIONS,
         forced=False,
-        context=f"la {role.name} {witch} se réveille",
-        expected="{heal: true ou false, poison: un joueur ou null}",
+        context=Reason("ask_she_wakes", {"role": role.id, "name": witch}),
+        expected=Reason("expect_potions"),
         choices=poison,
         notes=notes,
         heal=heal,
@@ -207,8 +208,8 @@ def mark(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=False,
-        context=f"le {role.name} {raven} se réveille",
-        expected="le joueur qui commencera le vote de demain avec deux voix contre lui, un joueur en vie",
+        context=Reason("ask_he_wakes", {"role": role.id, "name": raven}),
+        expected=Reason("expect_mark"),
         choices=tuple(p for p in state.living() if p != spared),
         notes=spared_note(spared),
     )
@@ -224,7 +225,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     pyro = actor(turn, state, dark, role)
     if pyro is None or role.id in state.spent:
         return state
-    context = f"le {role.name} {pyro} se réveille"
+    context = Reason("ask_he_wakes", {"role": role.id, "name": pyro})
     if any(state.is_alive(p) for p in state.doused):
         ask = Ask(
             role.id,
@@ -232,15 +233,15 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
             forced=False,
             field="ignite",
             context=context,
-            expected="{ignite: true} : il met le feu aux joueurs aspergés (une fois par partie)",
-            screen="le pyromane met-il le feu aux joueurs aspergés (une fois par partie)",
+            expected=Reason("expect_ignite"),
+            screen=Reason("screen_ignite"),
         )
         if turn.decider.yes(ask):
             dark.fire = True
             turn.say("ignite")
             return replace(state, spent=state.spent | {role.id})
     spared = spare(state, pyro)
-    notes = ((pyro, SELF),) + tuple((p, "l'essence y est déjà") for p in state.doused) + spared_note(spared)
+    notes = ((pyro, SELF),) + tuple((p, Reason("note_doused")) for p in state.doused) + spared_note(spared)
     choices = tuple(p for p in state.living() if p not in (pyro, spared) and p not in state.doused)
     if not choices:
         return state
@@ -250,8 +251,8 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         forced=False,
         field="douse",
         context=context,
-        expected="{douse: X} : le joueur que le pyromane asperge d'essence, un autre joueur en vie",
-        screen="le joueur que le pyromane asperge d'essence",
+        expected=Reason("expect_douse"),
+        screen=Reason("screen_douse"),
         choices=choices,
         notes=notes,
     )

@@ -14,6 +14,7 @@ from narrator.rules.classic.death import spared_note
 from narrator.rules.classic.model import Camp, Role, State
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import settle
+from narrator.rules.reason import Reason
 
 
 def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
@@ -23,9 +24,7 @@ def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     wolves = [p for p in state.living() if turn.rules.is_wolf(state, p)]
     if not wolves:
         return state
-    notes = tuple(
-        (w, "un loup-garou (002 : « En aucun cas un Loup-Garou ne peut dévorer un Loup-Garou »)") for w in wolves
-    )
+    notes = tuple((w, Reason("note_wolf")) for w in wolves)
     spared: set[str] = set()
     if state.options.lovers_spare_each_other and len(wolves) == 1:
         # 002: "ni lui porter aucun préjudice": a lone wolf in love never devours his beloved; in a
@@ -43,8 +42,8 @@ def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         # 002: "elle meurt à la place de la victime éventuellement choisie": once the petite fille
         # is caught, the pack need not have chosen
         forced=not dark.caught,
-        context="les loups-garous se réveillent et désignent une victime",
-        expected="la victime des loups-garous, un joueur en vie qui n'est pas loup-garou",
+        context=Reason("ask_devour"),
+        expected=Reason("expect_devour"),
         choices=choices,
         notes=notes,
     )
@@ -68,10 +67,9 @@ def infect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         role.id,
         Kind.YES_NO,
         forced=False,
-        context=f"l'{role.name} {father} peut infecter {victim}, la victime des loups-garous (une fois par partie)",
-        expected="true : la victime survit et rejoint les loups-garous ; false ou rien : elle est dévorée",
-        screen=f"l'{role.name} infecte-t-il {victim} : o, la victime survit et rejoint les loups-garous ; "
-        "n, elle est dévorée",
+        context=Reason("ask_infect", {"role": role.id, "name": father, "victim": victim}),
+        expected=Reason("expect_infect"),
+        screen=Reason("screen_infect", {"role": role.id, "victim": victim}),
     )
     if not turn.decider.yes(ask):
         return state
@@ -98,8 +96,8 @@ def betray(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=False,
-        context=f"le {role.name} {white} se réveille seul (nuit paire)",
-        expected="le loup-garou que le loup-garou blanc dévore, un autre loup-garou en vie",
+        context=Reason("ask_betray", {"role": role.id, "name": white}),
+        expected=Reason("expect_betray"),
         choices=choices,
         notes=spared_note(spared),
     )
@@ -115,7 +113,7 @@ def second(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     spared = spare(state, big)
     notes = spared_note(spared)
     if dark.victim is not None:
-        notes += ((dark.victim, "déjà la victime des loups-garous cette nuit"),)
+        notes += ((dark.victim, Reason("note_second")),)
     choices = tuple(p for p in state.living() if p not in (spared, dark.victim) and not turn.rules.is_wolf(state, p))
     if not choices:
         return state
@@ -123,8 +121,8 @@ def second(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         turn,
         role,
         forced=False,
-        context=f"le {role.name} {big} se réveille : aucun loup-garou n'est encore mort",
-        expected="la seconde victime du grand méchant loup, un joueur en vie qui n'est pas loup-garou",
+        context=Reason("ask_second", {"role": role.id, "name": big}),
+        expected=Reason("expect_second"),
         choices=choices,
         notes=notes,
     )

@@ -100,6 +100,124 @@ PLACEHOLDERS |= {
     "white_wolf_wins": {"names"},
     "sect_wins": {"names"},
 }
+# What the engine's questions (`Ask`) show on the operator's screen and in a record's errors, never
+# said aloud: why it is asked, the answer expected (in a record's notation, or in plain words), why a
+# potion may not be used, why a record's choice was not asked. Each with the placeholders its Reason gives.
+ON_SCREEN: dict[str, set[str]] = {
+    "ask_steal": {"cards", "name", "role"},
+    "ask_steal_wolves": {"cards", "name", "role"},
+    "expect_steal": set(),
+    "expect_steal_wolves": set(),
+    "screen_steal": set(),
+    "screen_steal_wolves": set(),
+    "ask_pair": {"name", "role"},
+    "expect_pair": {"role"},
+    "ask_model": {"name", "role"},
+    "expect_model": set(),
+    "ask_choose": {"name", "role"},
+    "expect_choose": set(),
+    "ask_perform": {"name", "role"},
+    "expect_perform": set(),
+    "expect_perform_once": set(),
+    "screen_perform": set(),
+    "ask_he_wakes": {"name", "role"},
+    "ask_she_wakes": {"name", "role"},
+    "expect_protect": {"role"},
+    "expect_see": {"role"},
+    "expect_sniff": set(),
+    "ask_spy": {"name", "role"},
+    "expect_spy": set(),
+    "expect_potions": set(),
+    "no_heal_spent": set(),
+    "no_heal_nobody": set(),
+    "no_heal_self": set(),
+    "no_poison_spent": set(),
+    "no_poison_nobody": set(),
+    "expect_mark": set(),
+    "expect_ignite": set(),
+    "screen_ignite": set(),
+    "expect_douse": set(),
+    "screen_douse": set(),
+    "ask_devour": set(),
+    "expect_devour": set(),
+    "ask_infect": {"name", "role", "victim"},
+    "expect_infect": set(),
+    "screen_infect": {"role", "victim"},
+    "ask_betray": {"name", "role"},
+    "expect_betray": set(),
+    "ask_second": {"name", "role"},
+    "expect_second": set(),
+    "expect_charm": {"count"},
+    "expect_charm_last": set(),
+    "screen_charm": set(),
+    "ask_devote": {"eliminated", "name", "role"},
+    "expect_devote": {"role"},
+    "screen_devote": {"role"},
+    "ask_shoot": {"name", "role"},
+    "expect_shoot": {"role"},
+    "ask_scapegoat": {"name", "role"},
+    "expect_scapegoat": set(),
+    "screen_scapegoat": set(),
+    "ask_successor": {"name"},
+    "expect_successor": set(),
+    "ask_captain": set(),
+    "expect_captain": set(),
+    "ask_stutter": {"name", "role"},
+    "expect_stutter": set(),
+    "screen_stutter": set(),
+    "ask_vote": set(),
+    "ask_second_vote": set(),
+    "ask_tiebreak": {"name", "tied"},
+    "expect_tiebreak": set(),
+    "expect_tiebreak_own": {"name"},
+    "ask_revote": {"tied"},
+    "expect_ballots": {"targets"},
+    "not_asked_successor": set(),
+    "not_asked_no_captain": set(),
+    "not_asked_captain": set(),
+    "not_asked_tiebreak": set(),
+    "not_asked_revote": set(),
+    "not_asked_second_votes": set(),
+    "not_asked_over": set(),
+    "not_asked_now": set(),
+    "not_asked_first_night": {"role"},
+    "not_asked_performed": {"role"},
+    "not_asked_undealt": {"role"},
+    "not_asked_nobody": {"role"},
+    "not_asked_dead": {"name", "role"},
+    "not_asked_shoot": {"role"},
+    "not_asked_devote": set(),
+    "not_asked_scapegoat": set(),
+    "not_asked_pair": {"role"},
+    "not_asked_powerless": {"name", "role"},
+    "not_asked_devour": set(),
+    "not_asked_betray_odd": set(),
+    "not_asked_betray": set(),
+    "not_asked_second": set(),
+    "not_asked_sniff": set(),
+    "not_asked_spent": {"role"},
+    "not_asked_infect": set(),
+    "not_asked_fired": set(),
+    "not_asked_ignite": set(),
+    "not_asked_douse": set(),
+}
+# Why a player is refused as an answer: said to the table after his name (« Pas Eva : … ») when the
+# narration's `public` lists it, else shown to the operator alone.
+NOTES: dict[str, set[str]] = {
+    "note_self": set(),
+    "note_self_guard": set(),
+    "note_spared": set(),
+    "note_guarded": set(),
+    "note_pack_victim": set(),
+    "note_doused": set(),
+    "note_wolf": set(),
+    "note_second": set(),
+    "note_charmed": set(),
+    "note_pardoned": set(),
+    "note_pardoned_voter": set(),
+    "note_not_chosen": set(),
+}
+PLACEHOLDERS |= ON_SCREEN | NOTES
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -302,13 +420,17 @@ def join_names(rules: Rules, names: list[str]) -> str:
 
 
 def say(rules: Rules, reason: Reason) -> str:
-    """One of the engine's reasons as a French sentence."""
+    """One of the engine's reasons as a French sentence: `names` said as a list (« Ana et Ben »), `role`
+    by its card's name, any other list as a record lists it (« Ana, Ben »)."""
     params = dict(reason.params)
     template = form(cast(str | dict, rules.texts[reason.key]), how_many(params))
-    if "names" in params:
-        params["names"] = join_names(rules, list(cast(list, params["names"])))
-    if "role" in params:
-        params["role"] = rules.roles[str(params["role"])].name
+    for key, value in params.items():
+        if key == "names":
+            params[key] = join_names(rules, list(cast(list, value)))
+        elif key == "role":
+            params[key] = rules.roles[str(value)].name
+        elif isinstance(value, list | tuple):
+            params[key] = ", ".join(str(v) for v in value)
     return template.format(**params)
 
 

@@ -55,14 +55,20 @@ class SpokenDay:
         return accept
 
     def _refusal(self, ask: Ask, target: str) -> Line:
-        note = _spoken_note(ask, target)
-        if ask.note(target) == SPARED:
+        note = ask.note(target)
+        if note is not None and note.key not in self.narration.public:
             # RULINGS thiercelieux 19: "refusals the table may hear name public facts only": the lovers are a secret
-            self.operator.show(f"{ask.context} : pas {target}, {SPARED} ; la table n'entend pas pourquoi.")
-            note = None
-        if note:
-            return self.prompts.line("choice_refused_because", target=target, why=note)
+            why = f"{self.words(ask.context)} : pas {target}, {self.words(note)}"
+            self.operator.show(f"{why} ; la table n'entend pas pourquoi.")
+        said = self._public_note(ask, target)
+        if said:
+            return self.prompts.line("choice_refused_because", target=target, why=said)
         return self.prompts.line("choice_refused", target=target)
+
+    def _public_note(self, ask: Ask, player: str) -> str | None:
+        """Why the rules refuse `player` here, as the table hears it: only a note the script makes public."""
+        note = ask.note(player)
+        return self.aloud(note) if note is not None and note.key in self.narration.public else None
 
     def _ballots(self, ask: Ask) -> dict[str, str | None]:
         """Every ballot said aloud (« Ana vote contre Ben »), refused when the rules forbid it, read back."""
@@ -140,7 +146,7 @@ class SpokenDay:
             return self.prompts.line("not_a_voter", voter=voter)
         anyone = {t for ts in legal.values() for t in ts}
         if target is not None and target not in anyone:
-            note = _spoken_note(ask, target) or self.prompts.text("not_a_target")
+            note = self._public_note(ask, target) or self.prompts.text("not_a_target")
             return self.prompts.line("ballot_refused", voter=voter, target=target, why=note)
         return None
 
@@ -149,7 +155,7 @@ class SpokenDay:
         beloved) is counted as said and shown to the operator alone, who may take it back"; the rules count
         it as said."""
         self.operator.show(
-            f"{voter} vote contre {target}, {SPARED} : compté tel quel, la table ne le sait pas. "
+            f"{voter} vote contre {target}, {self.words(SPARED)} : compté tel quel, la table ne le sait pas. "
             f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."
         )
 
@@ -168,9 +174,3 @@ class SpokenDay:
         self.debate(Plan([], [], minutes, reminders, []), left)
         self._record({"type": "debate_over", "day": self.number})
         self.voice.tell(*self.narration.vote)
-
-
-def _spoken_note(ask: Ask, player: str) -> str | None:
-    """Why the rules refuse `player` here, as said aloud: the note without its rulebook reference."""
-    note = ask.note(player)
-    return note.split(" (")[0] if note else None

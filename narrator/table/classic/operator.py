@@ -20,7 +20,7 @@ from typing import Protocol, TextIO
 
 import yaml
 
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import Ask, Kind, Words
 
 YES = ("o", "oui", "y", "yes")
 UNDO = ("annule", "annuler", "retour")
@@ -37,8 +37,9 @@ NO = ("n", "non", "no")
 
 
 class Operator(Protocol):
-    def answer(self, ask: Ask, phase: str) -> object:
-        """The answer to `ask`, as a record writes it (None: the power is not used)."""
+    def answer(self, ask: Ask, phase: str, words: Words) -> object:
+        """The answer to `ask`, as a record writes it (None: the power is not used); `words` words its
+        reasons (why it is asked, what is expected)."""
         ...
 
     def show(self, text: str) -> None:
@@ -64,13 +65,14 @@ class KeyboardOperator:
     def show(self, text: str) -> None:
         print(f"[opérateur] {text}", file=self.out, flush=True)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: str, words: Words) -> object:
         if not self.hinted:
             self.show("À chaque question, « annule » reprend votre choix précédent de la même phase.")
             self.hinted = True
-        self.show(f"{phase} : {ask.context}.")
+        self.show(f"{phase} : {words(ask.context)}.")
+        plain = words(ask.plain)
         if ask.kind is Kind.PLAYER:
-            return self._player(ask, ask.plain, ask.choices)
+            return self._player(ask, plain, ask.choices)
         if ask.kind is Kind.PAIR:
             self._list(ask.choices)
             pair = self._parts(
@@ -86,8 +88,8 @@ class KeyboardOperator:
             if ask.heal is not None:
                 question = f"Potion de vie pour {ask.heal}, la victime des loups-garous ?"
                 parts.append(("la potion de vie", lambda got: self._yes(question)))
-            else:
-                self.show(f"Pas de potion de vie : {ask.no_heal}.")
+            elif ask.no_heal is not None:
+                self.show(f"Pas de potion de vie : {words(ask.no_heal)}.")
             if ask.choices:
                 parts.append(
                     (
@@ -96,8 +98,8 @@ class KeyboardOperator:
                     )
                 )
             potions = self._parts(parts)
-            if not ask.choices:
-                self.show(f"Pas de potion de mort : {ask.no_poison}.")
+            if not ask.choices and ask.no_poison is not None:
+                self.show(f"Pas de potion de mort : {words(ask.no_poison)}.")
             return {"heal": potions.get("la potion de vie", False), "poison": potions.get("la potion de mort")}
         if ask.kind is Kind.SPY:
             spy = self._parts(
@@ -109,24 +111,16 @@ class KeyboardOperator:
             )
             return {"spied": spy["l'espionnage"], "caught": spy.get("la surprise", False)}
         if ask.kind is Kind.BALLOTS:
-            ballots = self._parts(
-                [
-                    (
-                        f"le vote de {v}",
-                        lambda got, v=v, t=t: self._player(ask, f"Vote de {v} (Entrée : blanc)", t, optional=True),
-                    )
-                    for v, t in ask.ballots
-                ]
-            )
+            ballots = self._parts([(f"le vote de {v}", self._ballot(ask, v, t)) for v, t in ask.ballots])
             return {v: ballots[f"le vote de {v}"] for v, _ in ask.ballots}
         if ask.kind is Kind.PLAYERS:
-            return self._players(ask)
+            return self._players(ask, plain)
         if ask.kind is Kind.OPTION:
-            return self._option(ask)
+            return self._option(ask, plain)
         if ask.kind is Kind.YES_NO:
-            return self._yes(f"{ask.plain[:1].upper()}{ask.plain[1:]} ?")
+            return self._yes(f"{plain[:1].upper()}{plain[1:]} ?")
         # a kind this screen has no form for: the record's own notation, as `expected` describes it
-        self.show(f"Réponse attendue : {ask.expected}.")
+        self.show(f"Réponse attendue : {words(ask.expected)}.")
         text = self._line("Réponse (comme dans un enregistrement) > ")
         try:
             return yaml.safe_load(text) if text else None
@@ -168,18 +162,22 @@ class KeyboardOperator:
                 continue
             return pick(text, choices, self.seats)
 
-    def _players(self, ask: Ask) -> list[str]:
+    def _ballot(self, ask: Ask, voter: str, targets: tuple[str, ...]) -> Callable[[dict[str, object]], object]:
+        """Asking one voter's ballot, a part of the vote's question."""
+        return lambda got: self._player(ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True)
+
+    def _players(self, ask: Ask, plain: str) -> list[str]:
         self._list(ask.choices)
         many = f"{ask.count} joueurs" if ask.count is not None else "des joueurs (Entrée : aucun)"
-        text = self._line(f"{ask.plain} : {many}, numéros ou noms séparés par des virgules > ")
+        text = self._line(f"{plain} : {many}, numéros ou noms séparés par des virgules > ")
         words = [w for w in re.split(r"[,;]" if re.search(r"[,;]", text) else r"\s+", text) if w.strip()]
         return [pick(w.strip(), ask.choices, self.seats) for w in words]
 
-    def _option(self, ask: Ask) -> object:
+    def _option(self, ask: Ask, plain: str) -> object:
         self.show("Choix : " + ", ".join(f"{i} {label}" for i, (_, label) in enumerate(ask.options, 1)) + ".")
         hint = " (numéro" + ("" if ask.forced else ", Entrée : rien") + ")"
         while True:
-            text = self._line(f"{ask.plain}{hint} > ")
+            text = self._line(f"{plain}{hint} > ")
             if not text and not ask.forced:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(ask.options):
@@ -260,14 +258,16 @@ class ScriptedOperator:
     def show(self, text: str) -> None:
         self.shown.append(text)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: str, words: Words) -> object:
         self.asked.append((phase, ask.key))
         try:
             entry = next(self._answers)
         except StopIteration:
             raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
-        if entry in UNDO:
-            raise OperatorUndo()
+        if isinstance(entry, str):
+            if entry in UNDO:
+                raise OperatorUndo()
+            raise EOFError(f"{phase} : « {entry} » n'est pas une réponse de l'opérateur")
         key, value = entry
         if key != ask.key:
             raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")

@@ -77,6 +77,14 @@ class ClassicSession(Host, SpokenDay):
             except Undo:
                 continue
 
+    def words(self, reason: Reason) -> str:
+        """One of the rules' reasons in the script's words, as the operator's screen shows it."""
+        return say(self.rules, reason)
+
+    def aloud(self, reason: Reason) -> str:
+        """One of the rules' reasons as the table hears it: `reworded` in place of `texts`."""
+        return say(self.aloud_rules, reason)
+
     @cached_property
     def aloud_rules(self) -> Rules:
         """The rules whose sentences are said aloud: the script's `reworded` ones in place of `texts`."""
@@ -203,7 +211,7 @@ class ClassicSession(Host, SpokenDay):
         voter the rules let vote, for a player he may vote against, or nobody."""
         for voter, (index, target) in self._pending.items():
             try:
-                check_ballot(ask, (self.label, ask.key, voter), voter, target)
+                check_ballot(ask, (self.label, ask.key, voter), voter, target, self.words)
             except RecordError as exc:
                 raise self.damaged(index, f"bulletin du journal refusé : {exc.describe()}") from None
         return {voter: target for voter, (_, target) in self._pending.items()}
@@ -212,7 +220,7 @@ class ClassicSession(Host, SpokenDay):
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
         held = {ask.field: value} if ask.field and value is not None else value
         phase = Phase(self.kind, self.number, {ask.key: held}, (self.label,))
-        return getattr(RecordDecider(phase), method)(ask)
+        return getattr(RecordDecider(phase, self.words), method)(ask)
 
     def _place(self, ask: Ask) -> bool:
         """Where the night stands when `ask` comes: in the call that answers it (True), or in the morning."""
@@ -229,11 +237,11 @@ class ClassicSession(Host, SpokenDay):
         """Who answers: the operator during a night call, the table aloud for the public decisions the
         script lists, the operator for the others; nobody when the rules leave one choice."""
         if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
-            self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
+            self.operator.show(f"{self.words(ask.context)} : seul choix possible, {ask.choices[0]}.")
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
             return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self._choice(ask)), "voice"
-        return self.operator.answer(ask, self.label), "operator"
+        return self.operator.answer(ask, self.label, self.words), "operator"
 
     # -- the night's calls ------------------------------------------------------------------
 
@@ -305,9 +313,9 @@ class ClassicSession(Host, SpokenDay):
             if self.kind == "night" and not self._morning_said:
                 self._morning()
             if self._aloud():
-                self.voice.tell(Line(reason.key + "*", say(self.aloud_rules, reason)))
+                self.voice.tell(Line(reason.key + "*", self.aloud(reason)))
         elif not self._replay:
-            self.operator.show(say(self.rules, reason))
+            self.operator.show(self.words(reason))
 
     help_key = "help_classic"
 
