@@ -60,11 +60,10 @@ def play(rules: Rules, record: Record, words: Words) -> Outcome:
     reports: list[PhaseReport] = []
     for phase in record.phases:
         if state.winner is not None:
-            # formats/game-record.md: "The game ends at the first victory: phases given after it are an error."
+            # the game ends at the first victory: phases given after it are an error
             last = reports[-1]
-            label = f"{'nuit' if last.kind == 'night' else 'jour'} {last.number}"
-            expected = f"rien : la partie est finie ({state.winner.value} a gagné, {label})"
-            raise RecordError(phase.path[:2], expected, phase.kind)
+            over = Reason(f"over_{last.kind}", {"camp": state.winner.value, "number": last.number})
+            raise RecordError(phase.path[:2], words(over), phase.kind)
         decider = RecordDecider(phase, words)
         before = state
         state, report = play_phase(rules, state, phase.kind, phase.number, decider)

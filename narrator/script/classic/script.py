@@ -104,6 +104,8 @@ PLACEHOLDERS |= {
 # said aloud: why it is asked, the answer expected (in a record's notation, or in plain words), why a
 # potion may not be used, why a record's choice was not asked. Each with the placeholders its Reason gives.
 ON_SCREEN: dict[str, set[str]] = {
+    "over_night": {"camp", "number"},
+    "over_day": {"camp", "number"},
     "ask_steal": {"cards", "name", "role"},
     "ask_steal_wolves": {"cards", "name", "role"},
     "expect_steal": set(),
