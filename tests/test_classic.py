@@ -316,6 +316,20 @@ def test_the_classic_rules_hold_no_french_of_their_own() -> None:
     assert found == []
 
 
+def test_a_refusal_the_table_hears_names_no_rulebook_nor_option() -> None:
+    # a note the narration makes public is said after a player's name (« Pas Eva : … »): in the words a
+    # table says it, without the reference the operator's screen and a record's errors give
+    from narrator.script.classic.narration import load_narration
+    from narrator.script.classic.script import NOTES
+
+    rules, narration = load_classic(), load_narration()
+    aloud = {**rules.texts, **narration.reworded}
+    heard = {key: str(aloud[key]) for key in NOTES if key in narration.public}
+    assert {"note_self", "note_pardoned_voter"} <= set(heard) and "note_spared" not in heard  # the lovers: a secret
+    assert [text for text in heard.values() if re.search(r"\(|options\.", text)] == []
+    assert "(003)" in str(rules.texts["note_pardoned_voter"])  # what a record's error says
+
+
 def _problems(text: str) -> list[str]:
     with pytest.raises(YamlError) as caught:
         load_classic_script(text, FILE)

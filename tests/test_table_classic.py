@@ -251,6 +251,23 @@ def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender()
     assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
 
 
+def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_operator() -> None:
+    # RULINGS thiercelieux 19: the table hears public facts only; the lovers are a secret
+    nights = [("cupidon", ["Eva", "Gus"]), *NIGHTS[1:5]]  # Eva, the hunter devoured at dawn, loves Gus
+    session, speaker, operator = classic_table(nights, ["je tire sur gus", "je tire sur ben", "oui"])
+    with pytest.raises(EOFError):  # the table has nothing more to say once the shot is in
+        session.run()
+    lines = said(speaker)
+    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    assert lines[lines.index(question) + 1] == "Impossible de choisir Gus."
+    assert not any("préjudice" in line for line in lines)
+    assert (
+        "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
+        "la table n'entend pas pourquoi."
+    ) in operator.shown
+    assert "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou." in lines
+
+
 class TypingEar(ScriptedEar):
     """A keyboard's answers: remembers each prompt it was shown (`expect`)."""
 
