@@ -626,7 +626,7 @@ def test_broken_braces_in_a_text_were_a_value_error() -> None:
 def test_templates_that_load_but_fail_when_filled_are_refused() -> None:
     # "{}" passed (its name is empty), then format(names=…) raised IndexError
     found = yaml_problems(poudlard(r"^  winners: .*$", '  winners: "Gagnants : {}."'), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:140:12: texts.winners: {} inconnu ; attendu : names"]
+    assert found == ["scripts/poudlard.yaml:140:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"]
     # "{name:%}" passed, then format raised ValueError
     found = yaml_problems(poudlard(r'^(  spared: ".*)\{name\}', r"\1{name:%}"), load_script, POUDLARD)
     assert found == [
