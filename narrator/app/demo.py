@@ -59,7 +59,7 @@ SCHEMA: dict[str, Any] = {
             "required": list(SAYS),
             "additionalProperties": False,
         },
-        # `narrator demo thiercelieux` (narrator/table/classic_demo.py)
+        # `narrator demo thiercelieux` (narrator/app/classic_demo.py)
         "classic": {
             "type": "object",
             "properties": {

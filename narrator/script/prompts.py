@@ -39,7 +39,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "card_taken": {"copies", "role"},
     "cards_again": set(),
     "ask_pointing": {"player"},
-    # the classic game's spoken decisions (narrator/table/classic.py)
+    # the classic game's spoken decisions (narrator/table/classic/)
     "nobody": set(),
     "choice_needed": set(),
     "choice_refused": {"target"},

@@ -1,7 +1,7 @@
 """What the narrator says at a classic Thiercelieux table: the night's calls, the morning, the day.
 
 The `night:`, `day:` and `public:` sections of scripts/thiercelieux.yaml, validated (their JSON
-Schema is part of the script's, see narrator/script/classic.py) and checked against the game's
+Schema is part of the script's, see narrator/script/classic/script.py) and checked against the game's
 rules: the calls follow the waking order the engine asks in, and every record key a call answers
 is a role that chooses at night.
 """

@@ -66,7 +66,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
 }
 PLACEHOLDERS["death_shot"] = {"name", "role", "hunter"}
 PLACEHOLDERS["death_grief"] = {"name", "role", "lover"}
-# 003's other characters (issue 6)
+# 003's other characters
 PLACEHOLDERS |= {
     "stolen": {"name", "role"},
     "model": {"name", "model"},
@@ -155,7 +155,7 @@ SCHEMA: dict[str, Any] = {
             "required": list(PLACEHOLDERS),
             "additionalProperties": False,
         },
-        # the table's narration (narrator/script/classic_narration.py)
+        # the table's narration (narrator/script/classic/narration.py)
         "night": NIGHT_SCHEMA,
         "day": DAY_SCHEMA,
         "public": PUBLIC_SCHEMA,
@@ -246,8 +246,8 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(
                     doc.problem(("roles", rid, "wake"), f"attendu : un réveil {words} ({pack_wake}) ; trouvé : {wake}")
                 )
-    # the voleur plays his new card the same night (RULINGS 18): he wakes first; the comédien takes a
-    # card's power before it wakes; the sorcière knows whether the victim was infected
+    # the voleur plays his new card from the same night on: he wakes first; the comédien takes a card's
+    # power before it wakes; the sorcière knows whether the victim was infected
     firsts = [(Power.STEAL, set(wakes) - {Power.STEAL}), (Power.PERFORM, set(LENDABLE))]
     firsts.append((Power.INFECT, {Power.POTIONS}))
     for power, later in firsts:
