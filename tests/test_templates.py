@@ -202,3 +202,8 @@ def test_check_refuses_a_format_spec_with_its_place(tmp_path: Path) -> None:
         run.stderr
         == f"{bad}:{line}:10: texts.night: {{number:%}} : ni « ! » ni « : » dans un {{…}} ; attendu {{number}}\n"
     )
+
+
+def test_a_role_called_again_with_another_is_refused_too() -> None:
+    text, at = changed("onuw.yaml", r"^  - call: \[insomniaque\]", "  - call: [insomniaque, loup]")
+    assert problems(load_script, text, "onuw.yaml") == [f"{at}11: night.9.call: « loup » est déjà appelé plus haut"]

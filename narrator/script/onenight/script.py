@@ -188,10 +188,11 @@ def _wake_order_problems(doc: Marked) -> list[Problem]:
         known = [rid for rid in item.get("call", ()) if rid in roles]
         again = [rid for rid in known if rid in called]
         called.update(known)
+        twice = [rid for rid in again if roles[rid].get("power") != Power.COPY.value]
+        out += [doc.problem(("night", i, "call"), f"« {rid} » est déjà appelé plus haut") for rid in twice]
         if again and len(again) == len(known):
-            if any(roles[rid].get("power") != Power.COPY.value for rid in again):
-                out.append(doc.problem(("night", i, "call"), f"« {again[0]} » est déjà appelé plus haut"))
-            latest = (math.inf, again[0])  # the copy's last action: nobody wakes after it
+            if not twice:
+                latest = (math.inf, again[0])  # the copy's last action: nobody wakes after it
             continue
         wakes = [(roles[rid]["wake"], rid) for rid in known if rid not in again and "wake" in roles[rid]]
         if not wakes:
