@@ -149,6 +149,39 @@ def test_a_stop_is_a_pause_the_stopped_game_resumes() -> None:
     assert events[-1] == ev.Stop() and not finished(events)
 
 
+# -- one replayer, each family's undo rule -------------------------------------------------------
+
+
+def test_each_familys_undo_rule_says_what_annule_takes_back() -> None:
+    from narrator.table.classic import replay as classic
+    from narrator.table.onenight import progress as onenight
+    from narrator.table.replay import undoable
+
+    night = ev.Answer(PhaseId("night", 1), "loup", "Eva", "operator")
+    votes = ev.Answer(PhaseId("day", 1), "votes", {"Ana": "Dan", "Ben": "Dan"}, "voice")
+    ana, ben = ev.VoteInput("Ana", "Dan"), ev.VoteInput("Ben", "Dan")
+    # classic: the latest ballot of the vote being said, else the latest answer
+    assert classic.inputs([night, ana, ben, ev.Undo()]) == ([night], {"Ana": "Dan"})
+    assert undoable([night, ana, ev.VotesAgain()], classic.UNDO) == night  # the vote asked again: its ballots gone
+    assert classic.inputs([night, ana, ben, votes, ev.Undo()]) == ([night], {})  # a confirmed vote: asked anew
+    assert classic.inputs([night, ana, ben, votes, ev.Undo(), ev.Undo()]) == ([], {})
+    # one-night: « on vote » is taken back, a debate whose time ran out is nobody's input
+    assert undoable([ev.NightDone(), ev.DebateOver(1)], onenight.UNDO) is None
+    assert undoable([ev.NightDone(), ev.DebateOver(1, early=True)], onenight.UNDO) == ev.DebateOver(1, early=True)
+    tally = ev.VoteInput(target="Ben", count=2)
+    state = onenight.progress([ev.DebateOver(1, early=True), ana, tally, ev.Vote({"Ben": 2}, {}), ev.Undo()])
+    assert state.stage == "vote" and [c.count for c in state.inputs] == [None, 2]  # the vote read back again
+
+
+def test_what_the_table_heard_goes_back_only_with_an_answer_it_said() -> None:
+    from narrator.table.classic.replay import heard
+
+    shot = ev.Answer(PhaseId("day", 1), "chasseur", "Ana", "voice")
+    look = ev.Answer(PhaseId("night", 2), "voyante", "Ben", "operator")
+    assert heard([ev.Said(3), shot, ev.Said(5), ev.Undo()]) == 3  # its consequences are said anew
+    assert heard([ev.Said(3), look, ev.Said(5), ev.Undo()]) == 5  # the operator's: nothing said twice
+
+
 # -- every event checked, on write and on read ---------------------------------------------------
 
 BAD_EVENTS = [

@@ -54,7 +54,7 @@ class Event:
         return None
 
     @property
-    def said(self) -> bool:
+    def by_table(self) -> bool:
         """Whether the table said it (an input « annule » may take back, if its family's rule lists it)."""
         return True
 
@@ -171,7 +171,7 @@ class DebateOver(Event):
         return None if self.day >= 1 else f"« day » : attendu : 1 ou plus ; trouvé : {self.day}"
 
     @property
-    def said(self) -> bool:
+    def by_table(self) -> bool:
         return self.early  # the time running out is nobody's input
 
 

@@ -15,7 +15,7 @@ from narrator.table import events as ev
 @dataclass(frozen=True)
 class UndoRule:
     """What « annule » takes back in a family: the latest event left of one of the types `takes` that
-    the table said (`Event.said`); a ballot said before an event of the types `closes_ballots` is out
+    the table said (`Event.by_table`); a ballot said before an event of the types `closes_ballots` is out
     of its reach (that vote is decided, or asked again from nothing)."""
 
     takes: tuple[type[ev.Event], ...]
@@ -61,4 +61,4 @@ def undoable(events: Sequence[ev.Event], rule: UndoRule) -> ev.Event | None:
 
 def _reachable(done: Replay, position: int, rule: UndoRule) -> bool:
     index, event = done.kept[position]
-    return isinstance(event, rule.takes) and event.said and index not in done.closed
+    return isinstance(event, rule.takes) and event.by_table and index not in done.closed
