@@ -159,6 +159,25 @@ def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
     ]
 
 
+def test_annule_of_on_vote_in_the_vote_goes_back_to_the_debate() -> None:
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers: list[str | None] = ["on vote", "annule", "encore une minute", "on vote"]
+    answers += ["ana vote contre ben", "ben vote contre ben", "chloé vote contre ben", "oui"]
+    answers += ["mangemort", "eleve", "harry", "oui"]
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    session.run(plan(session.script.announce, in_play))
+    texts = [t for _, _, t in speaker.heard]
+    assert "J'annule : on vote." in texts
+    assert any(t.startswith("D'accord, une minute de plus.") for t in texts)  # heard in the debate, not the vote
+    assert [e for e in session.events if isinstance(e, (ev.DebateOver, ev.MoreTime, ev.Undo))] == [
+        ev.DebateOver(1, early=True),
+        ev.Undo(),
+        ev.MoreTime(60),
+        ev.DebateOver(1, early=True),
+    ]
+
+
 def test_corrections_refusals_and_repeat() -> None:
     players = ["Ana", "Ben", "Chloé"]
     in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]

@@ -302,7 +302,8 @@ class Session(Host):
     def take_back(self) -> None:
         """While the votes are being said, the last one is taken back there and the vote goes on; else the
         game replays without the last input."""
-        if self._open_inputs is None:
+        taken = undoable(self.events[:-1], UNDO)  # what the « undo » just journaled took back
+        if self._open_inputs is None or not isinstance(taken, ev.VoteInput):  # « on vote »: the debate again
             raise Undo()
         self._open_inputs[:] = progress(self.events).inputs
 
