@@ -21,6 +21,7 @@ from typing import Protocol, TextIO
 import yaml
 
 from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.phase import PhaseId
 
 YES = ("o", "oui", "y", "yes")
 UNDO = ("annule", "annuler", "retour")
@@ -37,7 +38,7 @@ NO = ("n", "non", "no")
 
 
 class Operator(Protocol):
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
         """The answer to `ask`, as a record writes it (None: the power is not used)."""
         ...
 
@@ -64,11 +65,11 @@ class KeyboardOperator:
     def show(self, text: str) -> None:
         print(f"[opérateur] {text}", file=self.out, flush=True)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
         if not self.hinted:
             self.show("À chaque question, « annule » reprend votre choix précédent de la même phase.")
             self.hinted = True
-        self.show(f"{phase} : {ask.context}.")
+        self.show(f"{phase.label} : {ask.context}.")
         if ask.kind is Kind.PLAYER:
             return self._player(ask, ask.plain, ask.choices)
         if ask.kind is Kind.PAIR:
@@ -255,20 +256,20 @@ class ScriptedOperator:
     def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
         self._answers: Iterator[tuple[str, object] | str] = iter(answers)
         self.shown: list[str] = []
-        self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
+        self.asked: list[tuple[str, str]] = []  # (phase's label, key) of every question
 
     def show(self, text: str) -> None:
         self.shown.append(text)
 
-    def answer(self, ask: Ask, phase: str) -> object:
-        self.asked.append((phase, ask.key))
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
+        self.asked.append((phase.label, ask.key))
         try:
             entry = next(self._answers)
         except StopIteration:
-            raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
+            raise EOFError(f"{phase.label} : plus de réponse de l'opérateur pour « {ask.key} »") from None
         if entry in UNDO:
             raise OperatorUndo()
         key, value = entry
         if key != ask.key:
-            raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
+            raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
         return value
