@@ -17,10 +17,12 @@ from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import RandomDecider, random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.record import parse_record
+from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
 from narrator.script.classic.script import load_classic, say
 from narrator.table.classic.operator import KeyboardOperator
 
+NIGHT_1 = PhaseId("night", 1)
 WORDS = partial(say, load_classic())  # the reasons of the rules in the script's words
 
 
@@ -86,13 +88,13 @@ def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
     woken = Reason("ask_she_wakes", {"role": "voyante", "name": "Ana"})
     seer = Ask("voyante", Kind.PLAYER, woken, Reason("expect_see", {"role": "voyante"}), choices=("Ben", "Cleo", "Dan"))
     wolves = Ask("loup", Kind.PLAYER, Reason("ask_devour"), Reason("expect_devour"), choices=("Cleo", "Dan", "Eva"))
-    assert operator.answer(seer, "nuit 1", WORDS) == "Cleo"
-    assert operator.answer(wolves, "nuit 1", WORDS) == "Dan"  # 4 is Dan in both lists
+    assert operator.answer(seer, NIGHT_1, WORDS) == "Cleo"
+    assert operator.answer(wolves, NIGHT_1, WORDS) == "Dan"  # 4 is Dan in both lists
     assert "Choix : 2 Ben, 3 Cleo, 4 Dan." in screen.getvalue()
     assert "Choix : 3 Cleo, 4 Dan, 5 Eva." in screen.getvalue()
     # a seat this question does not offer is that player, and the record's check says why not
-    assert operator.answer(wolves, "nuit 1", WORDS) == "Ben"
-    assert operator.answer(seer, "nuit 1", WORDS) == "Eva"
+    assert operator.answer(wolves, NIGHT_1, WORDS) == "Ben"
+    assert operator.answer(seer, NIGHT_1, WORDS) == "Eva"
 
 
 class Watching(RandomDecider):
@@ -122,7 +124,7 @@ def _screen(ask: Ask) -> str:
         raise EOFError
 
     with contextlib.suppress(EOFError):
-        KeyboardOperator(no_more, screen).answer(ask, "nuit 1", WORDS)
+        KeyboardOperator(no_more, screen).answer(ask, NIGHT_1, WORDS)
     return screen.getvalue().replace("[opérateur] ", "")
 
 

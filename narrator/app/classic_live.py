@@ -14,6 +14,7 @@ from narrator.rules.classic import Record, parse_record
 from narrator.rules.errors import RecordError
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import GAME, load_classic
+from narrator.table.events import Event
 from narrator.table.journal import Journal, JournalError
 from narrator.table.onenight.setup import SetupError, check_spoken_names
 
@@ -88,7 +89,7 @@ def start_classic(
     return run_classic(record, minutes, options, journal, io=io)
 
 
-def resume_classic(journal: Journal, header: dict, events: list[dict], options: Options) -> int:
+def resume_classic(journal: Journal, header: dict, events: list[Event], options: Options) -> int:
     """A classic game the journal says did not end: its answers replayed, then on from there."""
     try:
         record = check_deal(
@@ -111,7 +112,7 @@ def run_classic(
     minutes: int | None,
     options: Options,
     journal: Journal,
-    events: list[dict] | None = None,
+    events: list[Event] | None = None,
     io: Io | None = None,
 ) -> int:
     from narrator.listen.french import Parser

@@ -11,6 +11,7 @@ from pathlib import Path
 from narrator.listen.ear import ListenError
 from narrator.resources import data_dir, french_reason
 from narrator.script.line import Line
+from narrator.table.events import Event
 from narrator.table.journal import Journal, JournalError, fingerprint, finished, journal_dir, last_unfinished
 from narrator.table.onenight.setup import SetupError, Table, build_table
 from narrator.table.settings import load_settings, save_settings
@@ -74,7 +75,7 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
         "game": table.script.rules.game,
         "script": script_version(table.script.rules.game),
         "players": table.players,
-        "cards": table.roles,
+        "in_play": table.roles,
         "minutes": table.narration.minutes,
         "legend": table.legend,
         "voice": options.voice,
@@ -117,7 +118,7 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
             table = build_table(
                 header["game"],
                 list(header["players"]),
-                list(header["cards"]),
+                list(header["in_play"]),
                 None,
                 header["minutes"],
                 legend=header["legend"],
@@ -225,7 +226,7 @@ def run(
     table: Table,
     options: Options,
     journal: Journal,
-    events: list[dict] | None = None,
+    events: list[Event] | None = None,
     io: Io | None = None,
     voice: Renderer | None = None,
 ) -> int:

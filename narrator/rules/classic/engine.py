@@ -14,6 +14,7 @@ from narrator.rules.classic.record import Phase, Record, RecordDecider
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
+from narrator.rules.phase import label
 from narrator.rules.reason import Reason
 
 Listener = Callable[[Reason], None]
@@ -62,7 +63,7 @@ def play(rules: Rules, record: Record, words: Words) -> Outcome:
         if state.winner is not None:
             # the game ends at the first victory: phases given after it are an error
             last = reports[-1]
-            over = Reason(f"over_{last.kind}", {"camp": state.winner.value, "number": last.number})
+            over = Reason("over", {"camp": state.winner.value, "phase": label(last.kind, last.number)})
             raise RecordError(phase.path[:2], words(over), phase.kind)
         decider = RecordDecider(phase, words)
         before = state

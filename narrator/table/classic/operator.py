@@ -21,6 +21,7 @@ from typing import Protocol, TextIO
 import yaml
 
 from narrator.rules.classic.asks import Ask, Kind, Words
+from narrator.rules.phase import PhaseId
 
 YES = ("o", "oui", "y", "yes")
 UNDO = ("annule", "annuler", "retour")
@@ -37,7 +38,7 @@ NO = ("n", "non", "no")
 
 
 class Operator(Protocol):
-    def answer(self, ask: Ask, phase: str, words: Words) -> object:
+    def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
         """The answer to `ask`, as a record writes it (None: the power is not used); `words` words its
         reasons (why it is asked, what is expected)."""
         ...
@@ -65,11 +66,11 @@ class KeyboardOperator:
     def show(self, text: str) -> None:
         print(f"[opérateur] {text}", file=self.out, flush=True)
 
-    def answer(self, ask: Ask, phase: str, words: Words) -> object:
+    def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
         if not self.hinted:
             self.show("À chaque question, « annule » reprend votre choix précédent de la même phase.")
             self.hinted = True
-        self.show(f"{phase} : {words(ask.context)}.")
+        self.show(f"{phase.label} : {words(ask.context)}.")
         plain = words(ask.plain)
         if ask.kind is Kind.PLAYER:
             return self._player(ask, plain, ask.choices)
@@ -253,22 +254,22 @@ class ScriptedOperator:
     def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
         self._answers: Iterator[tuple[str, object] | str] = iter(answers)
         self.shown: list[str] = []
-        self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
+        self.asked: list[tuple[str, str]] = []  # (phase's label, key) of every question
 
     def show(self, text: str) -> None:
         self.shown.append(text)
 
-    def answer(self, ask: Ask, phase: str, words: Words) -> object:
-        self.asked.append((phase, ask.key))
+    def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
+        self.asked.append((phase.label, ask.key))
         try:
             entry = next(self._answers)
         except StopIteration:
-            raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
+            raise EOFError(f"{phase.label} : plus de réponse de l'opérateur pour « {ask.key} »") from None
         if isinstance(entry, str):
             if entry in UNDO:
                 raise OperatorUndo()
-            raise EOFError(f"{phase} : « {entry} » n'est pas une réponse de l'opérateur")
+            raise EOFError(f"{phase.label} : « {entry} » n'est pas une réponse de l'opérateur")
         key, value = entry
         if key != ask.key:
-            raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
+            raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
         return value
