@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from typing import Any
 
+from narrator.listen.commands import Command
 from narrator.rules.classic import Options, Rules, State, play_phase, start
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
@@ -31,10 +32,11 @@ from narrator.rules.reason import Reason
 from narrator.script.classic.narration import Call, Narration
 from narrator.script.classic.script import say
 from narrator.script.line import Line, Wait
-from narrator.table.classic.day import SpokenDay
+from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
 from narrator.table.classic.replay import debate_left, hold, inputs, journaled
 from narrator.table.host import Host, Undo
+from narrator.table.readback import Ballots, ballot
 from narrator.table.voice import to_items
 from narrator.voice import Item
 
@@ -49,7 +51,7 @@ class Ending:
 
 
 @dataclass(kw_only=True)
-class ClassicSession(Host, SpokenDay):
+class ClassicSession(Host):
     rules: Rules
     narration: Narration
     players: tuple[str, ...]
@@ -62,7 +64,13 @@ class ClassicSession(Host, SpokenDay):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._open_ballots: dict[str, str | None] | None = None  # the ballots of the vote being said
+        self.day = ClassicDay(self, self.rules, self.narration, self.operator, self.players)
+        self._pending: dict[str, tuple[int, str | None]] = {}  # the journal's ballots of a vote cut short
+        self._debated: set[int] = set()  # the days whose debate the journal holds as over
+        self._debate_left: float | None = None  # what was left of a debate cut short
+        self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
+        self._mute = 0  # how many of them the table has already heard
+        self._open: int | None = None  # the night's call being made (an index of its calls)
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
 
     # -- the whole game -------------------------------------------------------------------
@@ -232,8 +240,19 @@ class ClassicSession(Host, SpokenDay):
             self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
-            return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self._choice(ask)), "voice"
+            return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self.day.choice(ask)), "voice"
         return self.operator.answer(ask, self.label), "operator"
+
+    def _ballots(self, ask: Ask) -> Ballots:
+        """A vote said aloud, after the day's debate; a vote cut short goes on from the journal's ballots."""
+        if ask.key == "votes" and self.number not in self._debated:
+            left, self._debate_left = self._debate_left, None
+            self.day.debate(self.number, self.minutes or self.narration.minutes, left)
+        if not ask.ballots:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
+            return {}
+        held = self.held_ballots(ask)
+        self._pending = {}
+        return self.day.ballots(ask, held)
 
     # -- the night's calls ------------------------------------------------------------------
 
@@ -327,21 +346,16 @@ class ClassicSession(Host, SpokenDay):
         if pending:
             _, left = inputs([*self.events, {"type": "undo"}])
             voter = next(v for v in reversed(pending) if left.get(v, _GONE) != pending[v])
-            return self._ballots_said({voter: pending[voter]})
+            return self.readback.summary([ballot(voter, pending[voter])])
         if answers and answers[-1].get("by") == "voice":
             value = answers[-1]["value"]
             if isinstance(value, dict):
-                return self._ballots_said(value)
+                return self.readback.summary([ballot(v, t) for v, t in value.items()])
             return str(value) if value is not None else self.prompts.text("nobody")
         return None
 
-    def take_back(self) -> None:
-        """While ballots are being said, the last one is taken back there and the vote goes on; else the game
-        replays without the last answer."""
-        if self._open_ballots is None:
-            raise Undo()
-        self._open_ballots.clear()
-        self._open_ballots.update(inputs(self.events)[1])
+    def ballots_left(self) -> list[Command]:
+        return [ballot(voter, target) for voter, target in inputs(self.events)[1].items()]
 
 
 _GONE = object()  # a voter whose ballot « annule » took back

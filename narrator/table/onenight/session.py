@@ -24,15 +24,16 @@ from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
 from narrator.table.onenight.progress import Progress, off_the_table, progress, undoable
+from narrator.table.readback import Poll, ballot, tally
 from narrator.voice import Say
 
-__all__ = ["Outcome", "Session", "Stopped"]
+__all__ = ["Ending", "Session", "Stopped"]
 
 STAGES = ("night", "debate", "vote", "cards", "verdict", "done")
 
 
 @dataclass
-class Outcome:
+class Ending:
     """What the day decided, as the table heard it."""
 
     vote: Vote
@@ -51,12 +52,11 @@ class Session(Host):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._open_inputs: list[Command] | None = None  # the vote's inputs while they are being said
         self._plan: Plan | None = None  # the narration, for « répète la nuit »
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, plan: Plan, events: list[dict] | None = None) -> Outcome:
+    def run(self, plan: Plan, events: list[dict] | None = None) -> Ending:
         """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
@@ -70,12 +70,12 @@ class Session(Host):
             except Undo:
                 continue
 
-    def _go_on(self, plan: Plan, state: Progress) -> Outcome:
+    def _go_on(self, plan: Plan, state: Progress) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             self.night(plan, state.night_at)
         if stage <= STAGES.index("debate"):
-            self.debate(plan, state.debate_left)
+            self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
             self.voice.ask_items(plan.vote)
             vote = self.collect_vote(state.inputs)
@@ -118,75 +118,18 @@ class Session(Host):
         """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed.
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
-        total = len(self.players)
-        inputs = self._open_inputs = list(inputs or [])  # « annule » takes the last one back here
-        try:
-            return self._votes(inputs, total)
-        finally:
-            self._open_inputs = None
-
-    def _votes(self, inputs: list[Command], total: int) -> Vote:
-        self.voice.ask(self.prompts.line("ask_votes"))
-        if inputs:  # a resumed vote: what is already held
-            ballots, tallies = _tally(inputs)
-            held = self._vote_summary(ballots, tallies)
-            count = len(ballots) + sum(tallies.values())
-            self.voice.tell(self.prompts.line("votes_held", count=count, summary=held))
-        while True:
-            while True:
-                ballots, tallies = _tally(inputs)
-                counted = len(ballots) + sum(tallies.values())
-                if counted >= total:
-                    break
-                commands = self.talk.ask_once("any")
-                if commands is None:
-                    self.voice.repeat()  # silence or not understood: the question again
-                    continue
-                if any(c.command == "yes" for c in commands) and tallies:
-                    break  # « oui, c'est tout »: the others voted for nobody
-                before = counted
-                for c in commands:
-                    if c.command in ("vote", "tally"):
-                        self._record({"type": "vote_input", "command": c.to_json()})
-                        said = _tally(inputs)[0]
-                        if c.command == "vote" and c.voter and said.get(c.voter, c.target) != c.target:
-                            self.voice.tell(self.changed_vote(c.voter, c.target))
-                        inputs.append(c)
-                ballots, tallies = _tally(inputs)
-                counted = len(ballots) + sum(tallies.values())
-                if before < counted < total:  # not after « annule »: nothing new to count
-                    self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
-            ballots, tallies = _tally(inputs)
-            counted = len(ballots) + sum(tallies.values())
-            self._open_inputs = None  # from here « annule » replays the vote without the last input
-            if counted > total:
-                self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
-            elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
-                counts = Counter(t for t in ballots.values() if t is not None)
-                counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
-                vote = Vote(dict(counts), dict(ballots))
-                self._record({"type": "vote", "counts": dict(vote.counts), "pointing": dict(vote.pointing)})
-                return vote
-            else:
-                self.voice.tell(self.prompts.line("votes_again"))
-            self._record({"type": "votes_again"})
-            inputs.clear()
-            self._open_inputs = inputs
-            self.voice.ask(self.prompts.line("ask_votes"))
-
-    def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str | None, int]) -> str:
-        parts = []
-        for voter, target in ballots.items():
-            if target is None:
-                parts.append(self.prompts.text("vote_nobody", voter=voter))
-            else:
-                parts.append(self.prompts.text("vote_one", voter=voter, target=target))
-        for target, count in sorted(tallies.items(), key=lambda t: (t[0] is None, -t[1])):
-            if target is None:
-                parts.append(self.prompts.text("tally_blank", count=count))
-            else:
-                parts.append(self.prompts.text("tally_one", count=count, target=target))
-        return self.prompts.join(parts)
+        poll = Poll(
+            question=self.prompts.line("ask_votes"),
+            total=len(self.players),
+            tallies=True,
+            journaled=lambda said: {"type": "vote_input", "command": said.to_json()},
+        )
+        ballots, tallies = tally(self.readback.collect(poll, inputs or []))
+        counts = Counter(t for t in ballots.values() if t is not None)
+        counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
+        vote = Vote(dict(counts), dict(ballots))
+        self._record({"type": "vote", "counts": dict(vote.counts), "pointing": dict(vote.pointing)})
+        return vote
 
     # -- the cards ------------------------------------------------------------------------
 
@@ -209,9 +152,7 @@ class Session(Host):
                 self._record({"type": "cards", "cards": ordered})
                 return ordered
             self.voice.ask(self.prompts.line("cards_again"))
-            player, role = self.talk.ask(
-                "reveal", lambda cs: next(((c.player, c.role) for c in cs if c.command == "reveal"), None)
-            )
+            player, role = self.talk.ask("reveal", _revealed)
             problem = self._card_problem(role, {p: c for p, c in cards.items() if p != player})
             if problem:
                 self.voice.tell(problem)
@@ -251,7 +192,7 @@ class Session(Host):
 
     # -- the outcome ----------------------------------------------------------------------
 
-    def conclude(self, vote: Vote, cards: dict[str, str], asked: dict[str, str | None] | None = None) -> Outcome:
+    def conclude(self, vote: Vote, cards: dict[str, str], asked: dict[str, str | None] | None = None) -> Ending:
         """Resolve with the engine, asking whom a dead hunter or Ginny pointed at; say the verdict."""
         rules = self.script.rules
         options = self.options or rules.options
@@ -271,7 +212,7 @@ class Session(Host):
         self._record({"type": "outcome", "dead": dead, "winners": winners})
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
-        return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
+        return Ending(Vote(vote.counts, pointing), cards, dead, winners, why)
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
@@ -288,35 +229,21 @@ class Session(Host):
             case None:
                 return None
             case ev.VoteInput(command=command) if command is not None:
-                return self._vote_summary(*_tally([Command(**command)]))
+                return self.readback.summary([Command(**command)])
             case ev.Card(player=player, role=role):
                 return self.prompts.text("card_one", player=player, role=self._card_name(role))
             case ev.Pointing(player=player, target=target):
-                return self._vote_summary({player: target}, {})
+                return self.readback.summary([ballot(player, target)])
             case event:  # the debate's end, the whole vote, all the cards
                 return self.prompts.text(f"undo_{event.kind}")
 
-    def take_back(self) -> None:
-        """While the votes are being said, the last one is taken back there and the vote goes on; else the
-        game replays without the last input."""
-        if self._open_inputs is None:
-            raise Undo()
-        self._open_inputs[:] = progress(self.events).inputs
+    def ballots_left(self) -> list[Command]:
+        return progress(self.events).inputs
 
 
-def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str | None, int]]:
-    """The ballots and tallies the inputs add up to (a later input for the same voter or target wins).
-
-    A tally for no one (target None: « deux votes blancs ») is the blank votes: counted among the
-    votes said, never for a player."""
-    ballots: dict[str, str | None] = {}
-    tallies: dict[str | None, int] = {}
-    for c in inputs:
-        if c.command == "vote":
-            ballots[c.voter or ""] = c.target
-        elif c.command == "tally" and c.count is not None:
-            tallies[c.target] = c.count
-    return ballots, tallies
+def _revealed(commands: list[Command]) -> tuple[str, str] | None:
+    """A player and the card he says is his, in whichever words."""
+    return next(((c.player, c.role) for c in commands if c.command == "reveal" and c.player and c.role), None)
 
 
 def _pointing_of(player: str) -> Callable[[list[Command]], object]:

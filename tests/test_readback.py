@@ -1,0 +1,96 @@
+"""The day's read-back loop both families share, on its own: a family gives only a `Poll`."""
+
+from __future__ import annotations
+
+from test_session import ClockSpeaker, fake_render
+
+from narrator.listen.commands import Command
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.script.line import Line
+from narrator.script.prompts import load_prompts
+from narrator.table.clock import FakeClock
+from narrator.table.host import Host
+from narrator.table.readback import Poll, ballot, counted, tally
+from narrator.table.voice import Voice
+
+PLAYERS = ["Ana", "Ben", "Cleo"]
+
+
+def host(answers: list[str | None]) -> tuple[Host, ClockSpeaker]:
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    parser = Parser("onuw", PLAYERS)
+    table = Host(
+        prompts=load_prompts(),
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(answers),
+        clock=clock,
+        parser=parser,
+        phrases=lambda phase: phrases(parser, phase),
+    )
+    return table, speaker
+
+
+def poll(**family) -> Poll:
+    return Poll(
+        question=Line("ask*", "Qui vote contre qui ?"),
+        total=3,
+        journaled=lambda said: {"type": "ballot", "voter": said.voter, "target": said.target},
+        **family,
+    )
+
+
+def said(speaker: ClockSpeaker) -> list[str]:
+    return [text for _, _, text in speaker.heard]
+
+
+def test_each_ballot_is_journaled_before_it_counts_and_the_read_back_follows_the_seats() -> None:
+    table, speaker = host(
+        ["Cleo vote contre Ana", "Ana vote contre Ben", "Ana vote contre Cleo", "Ben vote contre Ana", "oui"]
+    )
+    shown: list[Command] = []
+    ballots = table.readback.collect(poll(seats=tuple(PLAYERS), counted=shown.append))
+    assert tally(ballots)[0] == {"Cleo": "Ana", "Ana": "Cleo", "Ben": "Ana"}
+    assert shown == ballots  # the family hears of every ballot counted, in order
+    assert [e["voter"] for e in table.events] == ["Cleo", "Ana", "Ana", "Ben"]
+    lines = said(speaker)
+    assert "Ana change son vote : contre Cleo." in lines
+    assert "J'ai 2 voix sur 3. Continuez." in lines
+    assert (
+        lines[-1] == "J'ai compris : Ana vote contre Cleo, Ben vote contre Ana et Cleo vote contre Ana. C'est bien ça ?"
+    )
+
+
+def test_a_refused_ballot_is_said_and_never_journaled() -> None:
+    table, speaker = host(
+        ["Ana vote contre Ana", "Ana vote contre Ben", "Ben vote contre personne", "Cleo vote contre Ben", "oui"]
+    )
+
+    def refusal(said: Command) -> Line | None:
+        return Line("refused*", "Pas contre soi-même.") if said.voter == said.target else None
+
+    ballots = table.readback.collect(poll(refusal=refusal))
+    assert "Pas contre soi-même." in said(speaker)
+    assert [(e["voter"], e["target"]) for e in table.events] == [("Ana", "Ben"), ("Ben", None), ("Cleo", "Ben")]
+    assert counted(ballots) == 3
+
+
+def test_no_at_the_read_back_asks_every_ballot_again_from_nothing() -> None:
+    first = ["Ana vote contre Ben", "Ben vote contre Ana", "Cleo vote contre Ana", "non"]
+    table, speaker = host([*first, "Ana vote contre Cleo", "Ben vote contre Cleo", "Cleo vote contre Ana", "oui"])
+    ballots = table.readback.collect(poll())
+    assert tally(ballots)[0] == {"Ana": "Cleo", "Ben": "Cleo", "Cleo": "Ana"}
+    assert table.events[3] == {"type": "votes_again"}
+    assert said(speaker).count("Qui vote contre qui ?") == 2
+    assert table.readback.open is None  # « annule » after the vote takes back the whole vote
+
+
+def test_a_held_vote_goes_on_and_tallies_count_only_when_the_family_takes_them() -> None:
+    table, speaker = host(["trois voix pour Ben", "Cleo vote contre Ana", "oui"])
+    ballots = table.readback.collect(poll(), [ballot("Ana", "Ben"), ballot("Ben", None)])
+    assert "J'ai déjà 2 voix : Ana vote contre Ben et Ben ne vote contre personne." in said(speaker)
+    assert tally(ballots) == ({"Ana": "Ben", "Ben": None, "Cleo": "Ana"}, {})
+    tallied, _ = host(["trois voix pour Ben", "oui"])
+    assert tally(tallied.readback.collect(poll(tallies=True)))[1] == {"Ben": 3}
