@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-from test_session import ClockSpeaker, fake_render
+from test_session import ClockSpeaker, table
 
 from narrator.listen.commands import Command
-from narrator.listen.french import Parser
-from narrator.listen.grammar import phrases
-from narrator.listen.simple_ears import ScriptedEar
 from narrator.script.line import Line
-from narrator.script.prompts import load_prompts
-from narrator.table.clock import FakeClock
 from narrator.table.host import Host
 from narrator.table.readback import Poll, ballot, counted, tally
-from narrator.table.voice import Voice
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 
 
 def host(answers: list[str | None]) -> tuple[Host, ClockSpeaker]:
-    clock = FakeClock()
-    speaker = ClockSpeaker(clock)
-    parser = Parser("onuw", PLAYERS)
-    table = Host(
-        prompts=load_prompts(),
-        voice=Voice(fake_render, speaker),
-        ear=ScriptedEar(answers),
-        clock=clock,
-        parser=parser,
-        phrases=lambda phase: phrases(parser, phase),
+    """A table whose ear says `answers`; the loop uses only what every family's host has."""
+    session, speaker, _ = table(
+        "onuw", PLAYERS, ["loup", "voyante", "villageois", "villageois", "voleur", "merdeux"], answers
     )
-    return table, speaker
+    return session, speaker
 
 
 def poll(**family) -> Poll:

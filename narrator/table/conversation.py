@@ -39,6 +39,14 @@ class Strangers(Protocol):
     def stranger(self, text: str) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class Named:
+    """A player named in answer to « qui ? »; `player` None for « personne », an answer, where an accept's
+    None means « not understood » to `Conversation.ask`."""
+
+    player: str | None
+
+
 @dataclass
 class Conversation:
     voice: Voice

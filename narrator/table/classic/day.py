@@ -19,11 +19,10 @@ from narrator.script.classic.narration import Narration
 from narrator.script.classic.script import join_names
 from narrator.script.line import Line
 from narrator.table.classic.operator import Operator
+from narrator.table.conversation import Named
 from narrator.table.host import Debate, Host
 from narrator.table.readback import Ballots, Poll, ballot, tally
 from narrator.table.voice import to_items
-
-_NOBODY = object()  # « personne » heard: not None, which means « not understood » to `Conversation.ask`
 
 
 @dataclass
@@ -45,23 +44,22 @@ class ClassicDay:
         while True:
             voice.ask(Line(ask.key + "*", question))
             typed = prompts.text("typed_choose" if ask.forced else "typed_choose_or_nobody")
-            answer = talk.ask("choose", self._accept_choice(ask), hint=typed)
-            name = None if answer is _NOBODY else str(answer)
+            name = talk.ask("choose", self._accept_choice(ask), hint=typed).player
             said = name or prompts.text("nobody")
             if talk.confirm(prompts.line("read_back", summary=said)):
                 return name
 
-    def _accept_choice(self, ask: Ask) -> Callable[[list[Command]], object]:
-        def accept(commands: list[Command]) -> object:
+    def _accept_choice(self, ask: Ask) -> Callable[[list[Command]], Named | None]:
+        def accept(commands: list[Command]) -> Named | None:
             for c in commands:
                 if c.command != "choose":
                     continue
                 if c.target is None:
                     if not ask.forced:
-                        return _NOBODY
+                        return Named(None)
                     self.host.voice.tell(self.host.prompts.line("choice_needed"))
                 elif c.target in ask.choices:
-                    return c.target
+                    return Named(c.target)
                 else:
                     self.host.voice.tell(self._refusal(ask, c.target))
             return None

@@ -20,6 +20,7 @@ from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
 from narrator.table import events as ev
+from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
@@ -205,8 +206,7 @@ class Session(Host):
                 break
             except PointingNeeded as need:
                 self.voice.ask(self.prompts.line("ask_pointing", player=need.player))
-                answer = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player)
-                target = None if answer is _NOBODY else str(answer)
+                target = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player).player
                 self._record({"type": "pointing", "player": need.player, "target": target})
                 pointing[need.player] = target
         self._record({"type": "outcome", "dead": dead, "winners": winners})
@@ -246,14 +246,11 @@ def _revealed(commands: list[Command]) -> tuple[str, str] | None:
     return next(((c.player, c.role) for c in commands if c.command == "reveal" and c.player and c.role), None)
 
 
-def _pointing_of(player: str) -> Callable[[list[Command]], object]:
-    def accept(commands: list[Command]) -> object:
+def _pointing_of(player: str) -> Callable[[list[Command]], Named | None]:
+    def accept(commands: list[Command]) -> Named | None:
         for c in commands:
             if c.command == "vote" and c.voter == player:
-                return c.target if c.target is not None else _NOBODY
+                return Named(c.target)
         return None
 
     return accept
-
-
-_NOBODY = object()  # « personne »: not None, which means « not understood » to `_ask`
