@@ -20,11 +20,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from narrator.listen.commands import Command
 from narrator.rules.classic import Options, Rules, State, play_phase, start
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import Ask, Kind, Potions, Spy, Value
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
@@ -39,6 +39,9 @@ from narrator.table.host import Host, Undo
 from narrator.table.readback import Ballots, ballot
 from narrator.table.voice import to_items
 from narrator.voice import Item
+
+T = TypeVar("T")
+Rule = Callable[[RecordDecider, Ask], T]  # how a record's answer of one kind is read and checked
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,9 @@ class ClassicSession(Host):
 
     # -- one decision -----------------------------------------------------------------------
 
-    def decide(self, ask: Ask, method: str) -> object:
-        """The answer to one of the engine's questions: journaled, replayed, or asked now."""
+    def decide(self, ask: Ask, rule: Rule[T]) -> T:
+        """The answer to one of the engine's questions: journaled, replayed, or asked now; `rule` reads it as
+        a record's answer of that kind (a player, the ballots…)."""
         self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
         in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
@@ -164,7 +168,7 @@ class ClassicSession(Host):
                     f"trouvé : {event['phase']}, « {event['key']} »",
                 )
             try:
-                return self._check(ask, method, event["value"])
+                return self._check(ask, rule, event["value"])
             except RecordError as exc:
                 raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
         if in_call:
@@ -176,7 +180,7 @@ class ClassicSession(Host):
                 self._take_back()
                 continue
             try:
-                checked = self._check(ask, method, value)
+                checked = self._check(ask, rule, value)
             except RecordError as exc:
                 self.operator.show(f"Refusé : attendu : {exc.expected}.")
                 continue
@@ -216,11 +220,11 @@ class ClassicSession(Host):
                 raise self.damaged(index, f"bulletin du journal refusé : {exc.describe()}") from None
         return {voter: target for voter, (_, target) in self._pending.items()}
 
-    def _check(self, ask: Ask, method: str, value: object) -> object:
+    def _check(self, ask: Ask, rule: Rule[T], value: object) -> T:
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
         held = {ask.field: value} if ask.field and value is not None else value
         phase = Phase(self.kind, self.number, {ask.key: held}, (self.label,))
-        return getattr(RecordDecider(phase), method)(ask)
+        return rule(RecordDecider(phase), ask)
 
     def _place(self, ask: Ask) -> bool:
         """Where the night stands when `ask` comes: in the call that answers it (True), or in the morning."""
@@ -390,10 +394,31 @@ def heard(events: list[dict]) -> int:
 
 
 class _Decider:
-    """The engine's `Decider`: each question goes to the session, whatever its kind."""
+    """The engine's `Decider`: each question goes to the session, and its answer is read as a record's."""
 
     def __init__(self, session: ClassicSession) -> None:
         self.session = session
 
-    def __getattr__(self, method: str) -> Callable[[Ask], Any]:
-        return lambda ask: self.session.decide(ask, method)
+    def player(self, ask: Ask) -> str | None:
+        return self.session.decide(ask, RecordDecider.player)
+
+    def pair(self, ask: Ask) -> tuple[str, str] | None:
+        return self.session.decide(ask, RecordDecider.pair)
+
+    def potions(self, ask: Ask) -> Potions | None:
+        return self.session.decide(ask, RecordDecider.potions)
+
+    def spy(self, ask: Ask) -> Spy | None:
+        return self.session.decide(ask, RecordDecider.spy)
+
+    def ballots(self, ask: Ask) -> dict[str, str | None]:
+        return self.session.decide(ask, RecordDecider.ballots)
+
+    def players(self, ask: Ask) -> tuple[str, ...] | None:
+        return self.session.decide(ask, RecordDecider.players)
+
+    def option(self, ask: Ask) -> Value | None:
+        return self.session.decide(ask, RecordDecider.option)
+
+    def yes(self, ask: Ask) -> bool:
+        return self.session.decide(ask, RecordDecider.yes)
