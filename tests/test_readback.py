@@ -38,7 +38,7 @@ def test_each_ballot_is_journaled_before_it_counts_and_the_read_back_follows_the
         ["Cleo vote contre Ana", "Ana vote contre Ben", "Ana vote contre Cleo", "Ben vote contre Ana", "oui"]
     )
     shown: list[Command] = []
-    ballots = table.readback.collect(poll(seats=tuple(PLAYERS), counted=shown.append))
+    ballots = table.readback.collect(poll(seats=tuple(PLAYERS), on_count=shown.append))
     assert tally(ballots)[0] == {"Cleo": "Ana", "Ana": "Cleo", "Ben": "Ana"}
     assert shown == ballots  # the family hears of every ballot counted, in order
     assert [e["voter"] for e in table.events] == ["Cleo", "Ana", "Ana", "Ben"]

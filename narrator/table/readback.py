@@ -42,7 +42,7 @@ class Poll:
     tallies: bool = False  # whether « trois voix pour Ben » counts three votes
     seats: tuple[str, ...] = ()  # the order the read-back names the voters in; (): the order they were said
     refusal: Callable[[Command], Line | None] = _never_refused  # why the table hears a ballot refused
-    counted: Callable[[Command], None] = _nothing_more  # after a ballot counts (a secret shown the operator)
+    on_count: Callable[[Command], None] = _nothing_more  # after a ballot counts (a secret shown the operator)
 
     def takes(self, command: Command) -> bool:
         return command.command == "vote" or (self.tallies and command.command == "tally")
@@ -120,7 +120,7 @@ class ReadBack:
         if ballot.command == "vote" and voter and tally(ballots)[0].get(voter, target) != target:
             self.voice.tell(self.prompts.line("vote_changed", voter=voter, target=target or self.nobody))
         ballots.append(ballot)
-        poll.counted(ballot)
+        poll.on_count(ballot)
 
     @property
     def nobody(self) -> str:

@@ -93,7 +93,7 @@ class ClassicDay:
             hint=prompts.text("typed_vote", example=example),
             seats=tuple(voters),
             refusal=lambda said: self._ballot_problem(ask, legal, said),
-            counted=lambda said: self._secret_ballot(ask, said),
+            on_count=lambda said: self._secret_ballot(ask, said),
             journaled=lambda said: {"type": "vote_input", "voter": said.voter, "target": said.target},
         )
         said = tally(self.host.readback.collect(poll, [ballot(v, t) for v, t in held.items()]))[0]
