@@ -22,6 +22,7 @@ from narrator.rules.onenight.deal import random_record
 from narrator.script.marks import YamlError, load_marked
 from narrator.script.onenight.script import GameScript
 from narrator.script.schema import schema_problems
+from narrator.script.templates import text_problems
 from narrator.voice import Profile, Renderer, Say, Speaker
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -35,6 +36,15 @@ _PLAYERS = {
         "additionalProperties": False,
     },
 }
+# what the simulated players say, and the placeholders each sentence may use
+SAYS = {
+    "start_vote": set(),
+    "vote": {"voter", "target"},
+    "vote_nobody": {"voter"},
+    "card": {"role"},
+    "yes": set(),
+    "pointing": {"target"},
+}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -45,11 +55,11 @@ SCHEMA: dict[str, Any] = {
         "players": _PLAYERS,
         "say": {
             "type": "object",
-            "properties": {k: _TEXT for k in ("start_vote", "vote", "vote_nobody", "card", "yes", "pointing")},
-            "required": ["start_vote", "vote", "vote_nobody", "card", "yes", "pointing"],
+            "properties": {k: _TEXT for k in SAYS},
+            "required": list(SAYS),
             "additionalProperties": False,
         },
-        # `narrator demo thiercelieux` (narrator/table/classic_demo.py)
+        # `narrator demo thiercelieux` (narrator/app/classic_demo.py)
         "classic": {
             "type": "object",
             "properties": {
@@ -89,7 +99,9 @@ def parse_demo(text: str, file: str) -> Demo:
     problems = schema_problems(doc, SCHEMA)
     if not problems:
         data = cast(dict, doc.data)
-        tables = {("players",): data["players"]}
+        for key, allowed in SAYS.items():
+            problems += text_problems(doc, ("say", key), data["say"][key], allowed)
+        tables: dict[tuple[str, ...], list] = {("players",): data["players"]}
         if "classic" in data:
             tables[("classic", "players")] = data["classic"]["players"]
             problems += _classic_problems(doc, data["classic"])
