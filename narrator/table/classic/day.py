@@ -16,8 +16,8 @@ from narrator.rules.classic import Rules
 from narrator.rules.classic.asks import Ask
 from narrator.rules.classic.death import SPARED
 from narrator.script.classic.narration import Narration
-from narrator.script.classic.script import join_names
 from narrator.script.line import Line
+from narrator.script.templates import join_names
 from narrator.table.classic.operator import Operator
 from narrator.table.conversation import Named
 from narrator.table.host import Debate, Host
