@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from narrator.listen.ear import ListenError
+from narrator.listen.ear import Ear, ListenError
 from narrator.resources import data_dir, french_reason
 from narrator.script.line import Line
 from narrator.table.events import Event
@@ -76,7 +76,7 @@ def start(table: Table, options: Options, journal_path: str | None = None, io: I
         "script": script_version(table.script.rules.game),
         "players": table.players,
         "in_play": table.roles,
-        "minutes": table.narration.minutes,
+        "minutes": table.narration.debate.minutes,
         "legend": table.legend,
         "voice": options.voice,
         "seed": None,  # physical cards: nothing is drawn by the program
@@ -148,13 +148,13 @@ def script_version(game: str) -> str:
 class Io:
     """The table's ears and mouth, opened once for the setup and the game."""
 
-    ear: object
+    ear: Ear
     speaker: object
     clock: object
 
     def close(self) -> None:
         self.speaker.close()  # type: ignore[attr-defined]
-        self.ear.close()  # type: ignore[attr-defined]
+        self.ear.close()
 
 
 def open_io(options: Options, players: list[str] | None = None) -> Io:
@@ -216,7 +216,9 @@ def prepared(table: Table, options: Options) -> Renderer:
     narration = table.narration
     voice = renderer(options.voice)
     try:
-        voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+        voice.prepare(
+            narration.opening + [i for _, items in narration.debate.reminders for i in items] + narration.vote
+        )
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
     return voice

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from narrator.listen.commands import Command
+from narrator.listen.ear import Ear
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
 from narrator.script.line import Line
@@ -39,7 +40,7 @@ class SetupStopped(Exception):
 @dataclass
 class SpokenSetup:
     voice: Voice
-    ear: object
+    ear: Ear
     clock: Clock
     prompts: Prompts
     words: Callable[[str | None], object]  # game -> a parser with .parse(text, phase) for the setup's phases

@@ -7,6 +7,8 @@ template may use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any, cast
 
@@ -414,4 +416,11 @@ def say(rules: Rules, reason: Reason) -> str:
     return template.format(**params)
 
 
-__all__ = ["GAME", "SCHEMA", "YamlError", "join_names", "load_classic", "load_classic_script", "say"]
+def say_aloud(rules: Rules, reworded: Mapping[str, str], reason: Reason) -> str:
+    """A reason as the table hears it: the narration's `reworded` words in place of `texts`."""
+    return say(replace(rules, texts={**rules.texts, **reworded}), reason)
+
+
+__all__ = [
+    "GAME", "SCHEMA", "YamlError", "join_names", "load_classic", "load_classic_script", "say", "say_aloud"
+]  # fmt: skip

@@ -112,7 +112,7 @@ class KeyboardOperator:
             )
             return {"spied": spy["l'espionnage"], "caught": spy.get("la surprise", False)}
         if ask.kind is Kind.BALLOTS:
-            ballots = self._parts([(f"le vote de {v}", self._ballot(ask, v, t)) for v, t in ask.ballots])
+            ballots = self._parts([self._ballot(ask, voter, targets) for voter, targets in ask.ballots])
             return {v: ballots[f"le vote de {v}"] for v, _ in ask.ballots}
         if ask.kind is Kind.PLAYERS:
             return self._players(ask, plain)
@@ -129,6 +129,12 @@ class KeyboardOperator:
             return text
 
     # -- forms ------------------------------------------------------------------------------
+
+    def _ballot(self, ask: Ask, voter: str, targets: Sequence[str]) -> Part:
+        """One voter's ballot as a part of the vote's question."""
+        return f"le vote de {voter}", lambda got: self._player(
+            ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True
+        )
 
     def _parts(self, parts: list[Part], until: Callable[[dict[str, object]], bool] = lambda got: False) -> dict:
         """A question in parts (Cupidon's two lovers, the two potions, each ballot), asked in order until
@@ -162,10 +168,6 @@ class KeyboardOperator:
                 self.show("Une réponse est obligatoire.")
                 continue
             return pick(text, choices, self.seats)
-
-    def _ballot(self, ask: Ask, voter: str, targets: tuple[str, ...]) -> Callable[[dict[str, object]], object]:
-        """Asking one voter's ballot, a part of the vote's question."""
-        return lambda got: self._player(ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True)
 
     def _players(self, ask: Ask, plain: str) -> list[str]:
         self._list(ask.choices)
@@ -268,7 +270,7 @@ class ScriptedOperator:
         if isinstance(entry, str):
             if entry in UNDO:
                 raise OperatorUndo()
-            raise EOFError(f"{phase.label} : « {entry} » n'est pas une réponse de l'opérateur")
+            raise EOFError(f"{phase.label} : l'opérateur écrit « {entry} », la partie demande « {ask.key} »")
         key, value = entry
         if key != ask.key:
             raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
