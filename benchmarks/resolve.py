@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.onenight import powers
 from narrator.rules.onenight.deal import random_record
 from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_table import mutate_record
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.deal import random_record
 from narrator.rules.onenight.model import COPY_PREFIX

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordOperator, RecordVoices
-from narrator.app.resolve import resolve_record
+from narrator.app.scripted_operator import ScriptedOperator
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
@@ -27,7 +28,7 @@ from narrator.rules.classic.deal import random_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
-from narrator.table.classic.operator import OperatorUndo, ScriptedOperator
+from narrator.table.classic.operator import OperatorUndo
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from narrator.listen.commands import Command
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
+from narrator.script.games import ONE_NIGHT, family_of
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_shipped
+from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
@@ -107,7 +108,7 @@ class SpokenSetup:
         def accept(commands: list[Command]) -> str | None:
             for c in commands:
                 if c.command == "choose_game" and c.game:
-                    if c.game not in ONE_NIGHT_GAMES:
+                    if family_of(c.game) != ONE_NIGHT:
                         self.voice.tell(self.prompts.line("game_unavailable"))
                         return None
                     self.voice.tell(self.prompts.line("game_chosen", title=load_shipped(c.game).announce.title))

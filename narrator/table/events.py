@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, Union, cast
 
 from narrator.listen.commands import FIELDS
+from narrator.script.games import CLASSIC, family_of
 
 VERSION = 2  # 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`
 
@@ -434,7 +435,7 @@ def _shown(value: object) -> str:
 def _header_v1(header: dict[str, Json]) -> dict[str, Json]:
     """Version 1's header had `roles` for the cards in play (one-night) and each seat's card (classic)."""
     out = {k: v for k, v in header.items() if k != "roles"}
-    classic = header.get("game") == "thiercelieux"  # the only classic game of version 1
+    classic = family_of(header.get("game")) == CLASSIC
     out.update(version=2, family="classic" if classic else "onenight")
     out["deal" if classic else "cards"] = header.get("roles")
     return out

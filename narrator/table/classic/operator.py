@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TextIO
 
 import yaml
@@ -246,29 +246,3 @@ def _stdin_line() -> str:
     if not line:
         raise EOFError("fin des entrées de l'opérateur")
     return line
-
-
-class ScriptedOperator:
-    """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`.
-    An entry « annule » (the bare word) is the operator taking back his previous entry."""
-
-    def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
-        self._answers: Iterator[tuple[str, object] | str] = iter(answers)
-        self.shown: list[str] = []
-        self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
-
-    def show(self, text: str) -> None:
-        self.shown.append(text)
-
-    def answer(self, ask: Ask, phase: str) -> object:
-        self.asked.append((phase, ask.key))
-        try:
-            entry = next(self._answers)
-        except StopIteration:
-            raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
-        if entry in UNDO:
-            raise OperatorUndo()
-        key, value = entry
-        if key != ask.key:
-            raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
-        return value
