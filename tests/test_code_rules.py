@@ -76,3 +76,33 @@ def test_mypy_is_clean_on_the_engine_and_the_script_loader() -> None:
         [_tool("mypy"), "narrator/rules", "narrator/script"], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def _game_names_compared(tree: ast.AST, games: set[str]) -> list[int]:
+    """The lines of `tree` that compare something with a game's name (`==`, `!=`, `in ("onuw", …)`)."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        for operand in (node.left, *node.comparators):
+            items = operand.elts if isinstance(operand, (ast.Tuple, ast.List, ast.Set)) else [operand]
+            if any(isinstance(i, ast.Constant) and i.value in games for i in items):
+                lines.append(node.lineno)
+                break
+    return lines
+
+
+def test_a_game_is_told_from_another_only_by_the_family_registry() -> None:
+    from narrator.script.games import GAMES
+
+    registry = PACKAGE / "script" / "games.py"
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != registry
+        for line in _game_names_compared(ast.parse(path.read_text(encoding="utf-8")), set(GAMES))
+    ]
+    assert found == [], "ask narrator/script/games.py (family_of, games_of) instead of testing a game's name"
+    # the check itself sees each way of writing such a test
+    for written in ('game == "poudlard"', '"thiercelieux" != game', 'game in ("onuw", "poudlard")', 'g not in ["onuw"]'):
+        assert _game_names_compared(ast.parse(written), set(GAMES)) == [1], written

@@ -103,7 +103,9 @@ class OneNight:
         return resolve_one_night(raw)
 
     def table(self, game: str, asked: TableRequest) -> OneNightTable:
-        if asked.players is None or (asked.roles is None and asked.scenario is None):
+        if asked.players is None:
+            raise SetupError("--players : les noms des joueurs, dans l'ordre autour de la table")
+        if asked.roles is None and asked.scenario is None:
             raise SetupError("--roles ou --scenario : les cartes en jeu (joueurs + 3)")
         table = build_table(
             game, asked.players, asked.roles, asked.scenario, asked.minutes, asked.first_game, asked.legend
