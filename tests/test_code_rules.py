@@ -104,5 +104,10 @@ def test_a_game_is_told_from_another_only_by_the_family_registry() -> None:
     ]
     assert found == [], "ask narrator/script/games.py (family_of, games_of) instead of testing a game's name"
     # the check itself sees each way of writing such a test
-    for written in ('game == "poudlard"', '"thiercelieux" != game', 'game in ("onuw", "poudlard")', 'g not in ["onuw"]'):
+    for written in (
+        'game == "poudlard"',
+        '"thiercelieux" != game',
+        'game in ("onuw", "poudlard")',
+        'g not in ["onuw"]',
+    ):
         assert _game_names_compared(ast.parse(written), set(GAMES)) == [1], written
