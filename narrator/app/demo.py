@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from narrator.app.resolve import resolve_one_night
 from narrator.app.speakers import Tee
@@ -29,10 +29,10 @@ from narrator.rules.onenight.deal import random_record
 from narrator.script.games import ONE_NIGHT, games_of
 from narrator.script.marks import YamlError, load_marked
 from narrator.script.onenight.script import GameScript, load_shipped
-from narrator.script.prompts import load_prompts
+from narrator.script.prompts import Prompts, load_prompts
 from narrator.script.schema import schema_problems
 from narrator.table.classic.setup import check_deal
-from narrator.table.clock import FakeClock, RealClock
+from narrator.table.clock import Clock, FakeClock, RealClock
 from narrator.table.onenight.announcer import plan
 from narrator.table.onenight.session import Session
 from narrator.table.setup import SetupError
@@ -227,6 +227,17 @@ def player_voices(players: list[dict], profile: Profile) -> dict[str, Renderer]:
     return {p["name"]: Renderer(replace(profile, voice=p["voice"], pitch=p["pitch"])) for p in players}
 
 
+class DemoHost(TypedDict):
+    """What a demo's session takes from its table (narrator/table/host.py's `Host`)."""
+
+    prompts: Prompts
+    voice: Voice
+    clock: Clock
+    parser: Parser
+    phrases: Callable[[str], list[str]]
+    listen_s: float
+
+
 @dataclass
 class DemoIo:
     """Where a demo is heard: the sound card if any (else a fake clock: nobody waits), the WAV, the console."""
@@ -234,12 +245,12 @@ class DemoIo:
     model: Any
     speaker: Speaker  # the narrator's voice: WAV, console transcript, sound card
     players_out: Speaker  # the players' voices: WAV, sound card
-    clock: Any
+    clock: Clock
 
     def close(self) -> None:
         self.speaker.close()
 
-    def host(self, profile: Profile, game: str, names: list[str]) -> dict[str, Any]:
+    def host(self, profile: Profile, game: str, names: list[str]) -> DemoHost:
         """What a demo's session takes from its table: the narrator's voice, the clock, the players' names
         understood, short listening turns."""
         parser = Parser(game, names)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from narrator.listen.commands import Command
+from narrator.listen.ear import Ear
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
 from narrator.script.games import ONE_NIGHT, family_of
@@ -18,6 +19,7 @@ from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
+from narrator.table.host import Parser
 from narrator.table.onenight.setup import Table, build_table
 from narrator.table.voice import Voice
 
@@ -40,10 +42,10 @@ class SetupStopped(Exception):
 @dataclass
 class SpokenSetup:
     voice: Voice
-    ear: object
+    ear: Ear
     clock: Clock
     prompts: Prompts
-    words: Callable[[str | None], object]  # game -> a parser with .parse(text, phase) for the setup's phases
+    words: Callable[[str | None], Parser]  # game -> the parser of the setup's phases
     phrases: Callable[[str | None, str], list[str]]  # (game, phase) -> what the recognizer may hear
     check_names: Callable[[list[str]], list[str]] | None = None  # names the recognizer cannot hear -> messages
     tune: Callable[[str], bool] | None = None
@@ -201,7 +203,7 @@ class SpokenSetup:
             ear=self.ear,
             clock=self.clock,
             prompts=self.prompts,
-            parse=words.parse,  # type: ignore[attr-defined]
+            parse=words.parse,
             phrases=lambda phase: self.phrases(game, phase),
             controls=CONTROLS,
             control=self._control,
