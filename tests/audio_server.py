@@ -32,7 +32,7 @@ class AudioServer:
             raise RuntimeError(f"{', '.join(missing)} not installed: apt-get install {PACKAGES}")
         self.runtime_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         env = {**os.environ, **self.env}
-        # Not --daemonize=yes as in DESIGN §6: as our own child the server is stopped by its pid
+        # Not --daemonize=yes: as our own child the server is stopped by its pid
         # and reaped (a daemon's intermediate processes linger as zombies).
         command = [
             "pulseaudio",

@@ -173,8 +173,8 @@ def test_bad_table_is_one_french_line_and_exit_2(tmp_path: Path, args: list[str]
 
 
 def test_without_a_sound_card_the_table_gets_the_console_and_a_wav(tmp_path: Path) -> None:
-    # DESIGN §1: "On a machine with no sound card it still works: speech goes to WAV files and the
-    # transcript to the terminal." No PulseAudio server reachable here: PortAudio finds no output.
+    # On a machine with no sound card the game still plays: speech goes to a WAV file and the
+    # transcript to the terminal (README, "Two commands"). No PulseAudio server reachable here: PortAudio finds no output.
     code = (
         "import numpy as np; from narrator.app.speakers import table_speaker;"
         "from narrator.voice import Say, assemble;"

@@ -23,7 +23,7 @@ from narrator.script.marks import YamlError
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = "thiercelieux.yaml"
-# 002 and 003's general rules; issue 6: 003's other characters; an adversarial audit of both
+# 002 and 003's general rules; 003's other characters; an adversarial audit of both
 CASES = load_cases(TABLE) + load_cases("thiercelieux_roles.yaml") + load_cases("thiercelieux_audit.yaml")
 SCRIPT = (data_dir("scripts") / "thiercelieux.yaml").read_text(encoding="utf-8")
 FILE = "scripts/thiercelieux.yaml"
@@ -82,7 +82,7 @@ EXAMPLE = ROOT / "examples" / "classic.yaml"
 
 
 def test_the_documented_example_gives_the_documented_output() -> None:
-    # formats/game-record.md, "Multi-night games (thiercelieux)": classic-1 and its output
+    # docs/record.md, "Multi-night games (thiercelieux)": classic-1 and its output
     out = resolve_record(yaml.safe_load(EXAMPLE.read_text(encoding="utf-8")))
     assert list(out) == ["id", "phases", "dead", "alive", "camp", "winners", "state", "why"]
     assert out["id"] == "classic-1"

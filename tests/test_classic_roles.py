@@ -1,4 +1,4 @@
-"""003's other characters in the classic engine (issue 6): setup checks, interactions, the questions asked.
+"""003's other characters in the classic engine: setup checks, interactions, the questions asked.
 
 Each test quotes the rulebook sentence it checks (003_e5aaed9cd0406014.txt unless said otherwise).
 The scenario tables (tests/scenarios/thiercelieux_roles.yaml) hold one case per character; here are
@@ -216,7 +216,7 @@ def test_the_servante_taking_the_hunters_place() -> None:
 
 
 def test_the_servante_waits_for_a_later_death_in_the_phase() -> None:
-    # formats/game-record.md: "`servante: P` when several were eliminated in the phase"; RULINGS 12
+    # docs/record.md: "`servante: P` when several were eliminated in the phase"; RULINGS 12
     deal = {"Ana": "loup", "Ben": "chasseur", "Cleo": "servante", "Dan": "voyante", "Eva": "villageois"}
     deal |= {"Fay": "villageois"}
     out = game(deal, night(loup="Ben", chasseur="Dan", servante="Dan"))
@@ -288,7 +288,7 @@ def test_the_pardoned_idiot_is_known_and_does_not_vote() -> None:
 
 
 def test_forced_decisions_name_the_phase_and_the_key() -> None:
-    # formats/game-record.md: a decision the rules force that the record lacks names the phase and the key
+    # docs/record.md: a decision the rules force that the record lacks names the phase and the key
     cases = [
         # Enfant Sauvage: "Il choisit un modèle la première nuit."
         ({"Ana": "enfant_sauvage", "Ben": "loup", **VILLAGE}, [night(loup="Cleo")],

@@ -20,7 +20,7 @@ def narrator(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
 
 
 def test_resolve_prints_the_documented_example() -> None:
-    # formats/game-record.md, "Output": the example record and its documented result
+    # docs/record.md, "Output": the example record and its documented result
     run = narrator("resolve", str(EXAMPLES))
     assert run.returncode == 0, run.stderr
     first = json.loads(run.stdout)[0]

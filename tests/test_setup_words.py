@@ -1,4 +1,4 @@
-"""The spoken setup's words (issue 8): one test per phase, names, plurals, the grammar of each phase.
+"""The spoken setup's words: one test per phase, names, plurals, the grammar of each phase.
 
 The setup's utterance table is tests/utterances/setup.yaml and settings.yaml (run by
 tests/test_french.py, with the fuzzing of every setup phase).

@@ -1,4 +1,4 @@
-"""Issue 8: a whole game from the first word, by voice only — setup, night, day, vote, cards, outcome."""
+"""A whole game from the first word, by voice only — setup, night, day, vote, cards, outcome."""
 
 from __future__ import annotations
 
@@ -81,8 +81,8 @@ def test_characters_one_by_one_and_recommence() -> None:
 
 
 def test_a_whole_poudlard_game_needs_nothing_but_the_voice(tmp_path: Path) -> None:
-    # issue 8: "A whole poudlard game — setup, night, day, vote, reveal, outcome — driven only by a
-    # scripted ear (no keyboard, no arguments but the ear), checked against `narrator resolve`."
+    # A whole poudlard game — setup, night, day, vote, reveal, outcome — driven only by a scripted
+    # ear (no keyboard, no arguments but the ear), checked against `narrator resolve`.
     record = {
         "id": "voice-only", "ruleset": "poudlard", "players": ["Ana", "Ben", "Chloé", "Dan"],
         "deal": {"Ana": "mangemort", "Ben": "sirius", "Chloé": "hermione", "Dan": "eleve",
@@ -131,8 +131,8 @@ def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch,
 
 
 def test_every_setup_question_is_asked_again_after_silence_and_after_a_misunderstanding() -> None:
-    # issue 8: "For every prompt …: it has a spoken form, a list of accepted answers, and a reprompt
-    # after silence and after a misunderstanding."
+    # Every prompt has a spoken form, a list of accepted answers, and a reprompt after silence and
+    # after a misunderstanding.
     valid = ["poudlard", "trois", "ana", "oui", "ben", "oui", "chloé", "oui", "première année", "oui"]
     answers: list[str | None] = []
     for answer in valid:

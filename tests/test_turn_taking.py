@@ -1,4 +1,4 @@
-"""Issue 8, through the real audio loopback with the real recognizer (Korean model): the table
+"""Turn-taking through the real audio loopback with the real recognizer (Korean model): the table
 hears an earcon when it may speak and another once understood, the narrator never hears itself,
 and the answer is taken within a second of the end of speech.
 """
