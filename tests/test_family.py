@@ -9,8 +9,7 @@ import yaml
 
 from narrator.app.family import FAMILIES, family, resolve_record
 from narrator.rules.errors import RecordError
-from narrator.script.games import FAMILIES as FAMILY_NAMES
-from narrator.script.games import GAMES, family_of, games_of
+from narrator.script.games import FAMILY_NAMES, GAMES, family_of, games_of
 from narrator.table.setup import SetupError
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 ONE_NIGHT = "onenight"
 CLASSIC = "classic"
-FAMILIES = (ONE_NIGHT, CLASSIC)
+FAMILY_NAMES = (ONE_NIGHT, CLASSIC)
 
 # game -> its family, in the order the games are listed to the user
 FAMILY_OF: dict[str, str] = {"onuw": ONE_NIGHT, "poudlard": ONE_NIGHT, "thiercelieux": CLASSIC}
