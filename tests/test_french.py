@@ -276,8 +276,13 @@ def test_a_game_in_progress_hears_no_setup_command_and_the_setup_no_vote() -> No
 @pytest.mark.parametrize(
     "old, new, needle, message",
     [
-        ('  "yes":', "  yes:", "  yes:", "attendu : vote, tally"),
-        ("    - phases: [vote]\n", "    - phases: [vote, nuit]\n", "phases: [vote, nuit]", "attendu : une liste parmi"),
+        ('  "yes":', "  yes:", "  yes:", "clé inconnue « True » ; attendu : une de character, choose"),
+        (
+            "    - phases: [vote]\n",
+            "    - phases: [vote, nuit]\n",
+            "phases: [vote, nuit]",
+            "attendu : une de vote, tally",
+        ),
         ('"{player:voter} {target}"', '"{player:voter} {cible}"', "{cible}", "{cible:cible} : vote prend"),
         ('"{player:voter} {target}"', '"{player:voter} ({target}"', "({target}", "modèle illisible"),
         ('"{player:voter} {target}"', '"{player:voter} <voix> {target}"', "<voix>", "règle <voix> inconnue"),
@@ -290,14 +295,19 @@ def test_a_game_in_progress_hears_no_setup_command_and_the_setup_no_vote() -> No
         ("    luna: [luna, luna lovegood]\n", "", "  poudlard:", "rôle « luna » sans nom parlé"),
         ("fillers:", "remplissage:", "remplissage:", "clé inconnue"),
         ("  seconds: {from: 5, to: 120, step: 5}", "  seconds: {from: 50, to: 12}", "seconds: {from: 50", "from ≤ to"),
-        ("      slots: {count: 0}", "      slots: {count: zéro}", "slots: {count: zéro}", "attendu : des nombres"),
-        ("  players: {from: 1, to: 30}\n", "", "ranges:", "clé « players » manquante"),
+        ("      slots: {count: 0}", "      slots: {count: zéro}", "slots: {count: zéro}", "attendu : un nombre entier"),
+        ("  players: {from: 1, to: 30}\n", "", "  minutes: {from", "clé manquante « players »"),
         ('        - "{players:count}"\n', '        - "{players:joueurs}"\n', "{players:joueurs}", "number prend count"),
-        ("    - phases: [game]", "    - phases: [jeu]", "phases: [jeu]", "attendu : une liste parmi vote, tally"),
-        ("  stop:\n", "  name:\n    - sentences: [{player}]\n  stop:\n", "  name:", "se lit sans modèle"),
-        ("  thiercelieux:\n", "  belote:\n", "  belote:", "attendu : onuw, poudlard, thiercelieux"),
+        ("    - phases: [game]", "    - phases: [jeu]", "phases: [jeu]", "attendu : une de vote, tally"),
+        (
+            "  stop:\n",
+            "  name:\n    - sentences: [{player}]\n  stop:\n",
+            "  name:",
+            "clé inconnue « name » ; attendu : une de character",
+        ),
+        ("  thiercelieux:\n", "  belote:\n", "  belote:", "attendu : une de onuw, poudlard, thiercelieux"),
         ("    complet: [", "    complete: [", "    complete:", "attendu : decouverte, complet"),
-        ("name_lead_ins:\n", "name_lead_ins: []\nx_lead_ins:\n", "name_lead_ins: []", "liste de textes non vide"),
+        ("name_lead_ins:\n", "name_lead_ins: []\nx_lead_ins:\n", "name_lead_ins: []", "attendu : une valeur non vide"),
     ],
 )
 def test_a_broken_phrasebook_says_where_and_what(old: str, new: str, needle: str, message: str) -> None:

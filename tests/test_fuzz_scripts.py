@@ -603,7 +603,7 @@ def test_whole_floats_and_infinity_were_accepted_then_broke_the_game() -> None:
     # {wait: .inf} loaded, then rendering the night raised OverflowError
     found = yaml_problems(poudlard(r"\{wait: \d+\}", "{wait: .inf}"), load_script, POUDLARD)
     assert found == ["scripts/poudlard.yaml:161:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
-    assert profile_problems("volume: .nan\n") == ["p.yaml:1:9: volume : nombre attendu ; trouvé nan"]
+    assert profile_problems("volume: .nan\n") == ["p.yaml:1:9: volume: attendu : un nombre ; trouvé : NaN"]
 
 
 def test_a_role_id_that_is_no_text_was_a_type_error() -> None:
@@ -626,7 +626,9 @@ def test_broken_braces_in_a_text_were_a_value_error() -> None:
 def test_templates_that_load_but_fail_when_filled_are_refused() -> None:
     # "{}" passed (its name is empty), then format(names=…) raised IndexError
     found = yaml_problems(poudlard(r"^  winners: .*$", '  winners: "Gagnants : {}."'), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:140:12: texts.winners: {} inconnu ; attendu : names"]
+    assert found == [
+        "scripts/poudlard.yaml:140:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"
+    ]
     # "{name:%}" passed, then format raised ValueError
     found = yaml_problems(poudlard(r'^(  spared: ".*)\{name\}', r"\1{name:%}"), load_script, POUDLARD)
     assert found == [
@@ -655,4 +657,4 @@ def test_one_template_for_all_minutes_was_a_type_error() -> None:
 def test_profile_keys_that_are_no_text_or_twice_were_a_type_error_or_silent() -> None:
     assert profile_problems("? [a, b]\n: 1\n") == ["p.yaml:1:3: une clé doit être un simple texte"]
     assert profile_problems("rate: 100\nrate: 120\n") == ["p.yaml:2:1: rate: clé en double"]
-    assert profile_problems("voice: [a]\n") == ["p.yaml:1:8: voice : une seule valeur attendue ; trouvé une liste"]
+    assert profile_problems("voice: [a]\n") == ['p.yaml:1:8: voice: attendu : un texte ; trouvé : ["a"]']

@@ -150,4 +150,4 @@ def test_narrator_check_reads_the_respellings_too(tmp_path: Path):
     line = len(text.rstrip().splitlines()) + 1
     done = subprocess.run([sys.executable, "-m", "narrator", "check", str(broken)], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.startswith(f"{broken}:{line}:10: respell.poudlard.ron: attendu : une liste de mots")
+    assert done.stderr == f'{broken}:{line}:10: respell.poudlard.ron: attendu : une liste ; trouvé : "ron"\n'

@@ -82,7 +82,7 @@ def test_cross_checks_templates_and_together() -> None:
     )
     found = problems(text)
     assert any("together.0.1: personnage inconnu « weasley »" in p for p in found)
-    assert any("texts.winners.one: {nom} inconnu ; attendu : names" in p for p in found)
+    assert any("texts.winners.one: {nom} inconnu ; attendu : {names}" in p for p in found)
 
 
 @pytest.mark.parametrize("text", ["", "- a\n- b\n", "roles: {}\n", "\x00\x01", "a: [\n", "a: *nope\n"])

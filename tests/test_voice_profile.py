@@ -22,24 +22,40 @@ def test_unknown_keys_and_bad_values_are_all_reported(tmp_path: Path):
     with pytest.raises(VoiceError) as caught:
         load_profile(path)
     assert str(caught.value).splitlines() == [
-        f"{path}:2:7: rate : nombre attendu ; trouvé 'vite'",
-        f"{path}:3:9: volume : nombre dans ]0.0 ; 1.0] attendu ; trouvé 0",
-        f"{path}:4:1: clé inconnue 'voix' ; clés possibles : engine, voice, rate, volume, pitch, wait_multiplier, pack",
-        f"{path}:5:8: pitch : nombre entier attendu ; trouvé 50.5",
+        f'{path}:2:7: rate: attendu : un nombre entier ; trouvé : "vite"',
+        f"{path}:3:9: volume: attendu : un nombre > 0 ; trouvé : 0",
+        f"{path}:4:1: voix: clé inconnue « voix » ; attendu : une de engine, pack, pitch, rate, voice, volume, wait_multiplier",
+        f"{path}:5:8: pitch: attendu : un nombre entier ; trouvé : 50.5",
     ]
 
 
 def test_engine_must_be_supported():
-    with pytest.raises(VoiceError, match=r"^p.yaml:1:9: engine : un de pyttsx3 attendu ; trouvé 'piper'$"):
+    with pytest.raises(VoiceError, match=r'^p.yaml:1:9: engine: attendu : une de pyttsx3 ; trouvé : "piper"$'):
         parse_profile("engine: piper\n", "p.yaml")
+
+
+def test_each_bound_is_said_with_its_place():
+    with pytest.raises(VoiceError) as caught:
+        parse_profile('rate: 500\nvolume: 1.5\npitch: -1\nwait_multiplier: 0\nvoice: " "\npack: ""\n', "p.yaml")
+    assert str(caught.value).splitlines() == [
+        "p.yaml:1:7: rate: attendu : un nombre ≤ 450 ; trouvé : 500",
+        "p.yaml:2:9: volume: attendu : un nombre ≤ 1 ; trouvé : 1.5",
+        "p.yaml:3:8: pitch: attendu : un nombre ≥ 0 ; trouvé : -1",
+        "p.yaml:4:18: wait_multiplier: attendu : un nombre > 0 ; trouvé : 0",
+        'p.yaml:5:8: voice: attendu : un texte non vide ; trouvé : " "',
+        'p.yaml:6:7: pack: attendu : un texte non vide ; trouvé : ""',
+    ]
+    assert parse_profile("pack: ~\n", "p.yaml").pack is None
 
 
 def test_broken_yaml_and_non_mapping():
     with pytest.raises(VoiceError, match=r"^p.yaml:2:\d+: YAML illisible"):
         parse_profile("rate: 160\n  voice: [\n", "p.yaml")
-    with pytest.raises(VoiceError, match=r"^p.yaml:1:1: profil de voix : dictionnaire attendu"):
+    with pytest.raises(
+        VoiceError, match=r"^p.yaml:1:1: attendu : un mapping \(clé: valeur\) ; trouvé : \[\"roa/fr\"\]$"
+    ):
         parse_profile("- roa/fr\n", "p.yaml")
-    with pytest.raises(VoiceError, match="dictionnaire attendu"):
+    with pytest.raises(VoiceError, match=r"^p.yaml:1:1: attendu : un mapping \(clé: valeur\) ; trouvé : null$"):
         parse_profile("", "p.yaml")
 
 

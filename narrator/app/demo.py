@@ -31,6 +31,7 @@ from narrator.script.marks import YamlError, load_marked
 from narrator.script.onenight.script import GameScript, load_shipped
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.script.schema import schema_problems
+from narrator.script.templates import text_problems
 from narrator.table.classic.setup import check_deal
 from narrator.table.clock import Clock, FakeClock, RealClock
 from narrator.table.onenight.announcer import plan
@@ -61,6 +62,15 @@ _PLAYERS = {
         "additionalProperties": False,
     },
 }
+# what the simulated players say, and the placeholders each sentence may use
+SAYS = {
+    "start_vote": set(),
+    "vote": {"voter", "target"},
+    "vote_nobody": {"voter"},
+    "card": {"role"},
+    "yes": set(),
+    "pointing": {"target"},
+}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -71,8 +81,8 @@ SCHEMA: dict[str, Any] = {
         "players": _PLAYERS,
         "say": {
             "type": "object",
-            "properties": {k: _TEXT for k in ("start_vote", "vote", "vote_nobody", "card", "yes", "pointing")},
-            "required": ["start_vote", "vote", "vote_nobody", "card", "yes", "pointing"],
+            "properties": {k: _TEXT for k in SAYS},
+            "required": list(SAYS),
             "additionalProperties": False,
         },
         # the classic family's demo (narrator/app/classic_demo.py)
@@ -113,6 +123,8 @@ def parse_demo(text: str, file: str) -> Demo:
     problems = schema_problems(doc, SCHEMA)
     if not problems:
         data = cast(dict, doc.data)
+        for key, allowed in SAYS.items():
+            problems += text_problems(doc, ("say", key), data["say"][key], allowed)
         tables: dict[tuple[str, ...], list] = {("players",): data["players"]}
         if "classic" in data:
             tables[("classic", "players")] = data["classic"]["players"]

@@ -12,9 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
+from typing import Any, cast
 
+from narrator.listen.phrasebook_schema import SCHEMA
 from narrator.resources import data_dir
-from narrator.script.marks import Marked, Problem, YamlError, load_marked
+from narrator.script.marks import YamlError, load_marked
+from narrator.script.schema import schema_problems
 
 __all__ = ["SECTIONS", "EarWords", "ear_words", "load_ear_words"]
 
@@ -36,36 +39,21 @@ def ear_words() -> EarWords:
 
 
 def load_ear_words(text: str, file: str) -> EarWords:
-    """Read and check `go_on` and `respell` in a phrasebook's text; every problem at once."""
+    """Read and check `go_on` and `respell` in a phrasebook's text (their part of the phrasebook's
+    schema); every problem at once."""
     doc = load_marked(text, file)
-    data = doc.data if isinstance(doc.data, dict) else {}
-    problems: list[Problem] = []
-    go_on = _words(doc, data.get("go_on"), ("go_on",), problems)
-    respell: dict[str, Mapping[str, tuple[str, ...]]] = {}
-    games = data.get("respell")
-    if not isinstance(games, dict):
-        problems.append(doc.problem(("respell",), "attendu : par jeu, par personnage, une liste de formes dites"))
-        games = {}
-    for game, roles in games.items():
-        if not isinstance(roles, dict):
-            problems.append(doc.problem(("respell", game), "attendu : personnage: [formes dites]"))
-            continue
-        respell[str(game)] = MappingProxyType(
-            {str(role): _words(doc, forms, ("respell", game, role), problems) for role, forms in roles.items()}
-        )
+    own = {"type": "object", "properties": {k: SCHEMA["properties"][k] for k in SECTIONS}, "required": list(SECTIONS)}
+    problems = schema_problems(doc, own)
     if problems:
         raise YamlError(problems)
-    return EarWords(frozenset(go_on), MappingProxyType(respell))
+    data = cast(dict[str, Any], doc.data)
+    respell = {
+        str(game): MappingProxyType({str(role): _words(forms) for role, forms in roles.items()})
+        for game, roles in data["respell"].items()
+    }
+    return EarWords(frozenset(_words(data["go_on"])), MappingProxyType(respell))
 
 
-def _words(doc: Marked, value: object, path: tuple, problems: list[Problem]) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value:
-        problems.append(doc.problem(path, f"attendu : une liste de mots ; trouvé : {value!r}"))
-        return ()
-    out = []
-    for i, word in enumerate(value):
-        if not isinstance(word, str) or not word.strip():
-            problems.append(doc.problem((*path, i), f"attendu : un mot ou des mots ; trouvé : {word!r}"))
-        else:
-            out.append(" ".join(word.lower().split()))
-    return tuple(out)
+def _words(said: list[str]) -> tuple[str, ...]:
+    """Each form as the recognizer writes it: lowercase, one space between words."""
+    return tuple(" ".join(word.lower().split()) for word in said)

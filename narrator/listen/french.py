@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from hassil import Intents, RangeSlotList, TextSlotList, recognize_all
@@ -18,13 +18,15 @@ from hassil.parse_expression import parse_sentence
 from rapidfuzz import fuzz, process
 from text_to_num import alpha2digit
 
-from narrator.listen.commands import COMMANDS, FIELDS, GAMES, SETUP_COMMANDS, Command
-from narrator.listen.ear_words import SECTIONS as EAR_SECTIONS  # read by the recognizer's side, not here
+from narrator.listen.commands import COMMANDS, FIELDS, SETUP_COMMANDS, Command
+from narrator.listen.phrasebook_schema import ALL_PHASES, PHASES, SCHEMA, SLOTS, TEMPLATED
+from narrator.listen.phrasebook_schema import SETUP_PHASES as SETUP_PHASES  # the setup's parsers read it here
 from narrator.resources import data_dir
 from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.onenight.script import load_shipped, script_path
 from narrator.script.role_names import roles_of
+from narrator.script.schema import schema_problems
 
 __all__ = [
     *("ALL_PHASES", "PHASES", "SETUP_PHASES", "Listener", "Phrasebook", "TemplateParser", "fold"),
@@ -32,33 +34,13 @@ __all__ = [
     *("number_words", "script_titles", "spoken_list", "spoken_title", "text_list"),
 ]
 
-PHASES = ("vote", "tally", "reveal", "choose", "any")  # a game in progress
-SETUP_PHASES = ("game", "number", "name", "scenario", "character", "any")  # the spoken setup
-ALL_PHASES = tuple(dict.fromkeys(PHASES + SETUP_PHASES))  # what a block of the phrasebook may name
 FILE = "listen.fr.yaml"
-# the slots each command's templates may fill (more_time adds minutes and seconds up), and the lists
-SLOTS = {
-    "vote": {"voter", "target"},
-    "tally": {"target", "count"},
-    "reveal": {"player", "role"},
-    "choose": {"target"},
-    "more_time": {"minutes", "seconds"},
-    "choose_game": {"game"},
-    "number": {"count"},
-    "scenario": {"scenario"},
-    "character": {"role", "count"},
-}
 LISTS = ("player", "target", "nobody", "role", "count", "minutes", "seconds", "players", "game", "scenario")
-RANGES = ("minutes", "seconds", "players")
-FREE = ("name",)  # commands read without templates (narrator/listen/setup_words.py)
 # research/voice-stack.md: rapidfuzz ratio >= 80 once accents are gone; a runner-up this close
 # means two seated players fit, so the name is not read at all.
 FUZZY_CUTOFF = 80.0
 FUZZY_MARGIN = 10.0
 FUZZY_MIN_LETTERS = 3  # "le", "ne": too short to be a misheard name
-# the kinds of `day_words` (narrator/listen/reading.py reads a sentence from them)
-DAY_KINDS: tuple[str, ...] = ("vote", "against", "ballot", "nobody", "abstain", "and", "also", "each")
-DAY_KINDS += ("correct", "zero", "copy", "presents", "link", "choosing", "block", "more")
 MAX_WORDS = 64  # nobody says more in one turn; bounds the work on hostile input
 
 _NOBODY = object()  # the target "personne" (hassil would turn out=None into the heard text)
@@ -189,24 +171,29 @@ def phrasebook() -> Phrasebook:
 
 
 def load_phrasebook(text: str, file: str) -> Phrasebook:
-    """Check a phrasebook's text; raise `YamlError` listing every problem."""
-    check = _Checker(load_marked(text, file))
-    check.top_level()
+    """Check a phrasebook's text: its shape (phrasebook_schema.py), then what only the loaded words
+    can say; raise `YamlError` listing every problem."""
+    doc = load_marked(text, file)
+    problems = schema_problems(doc, SCHEMA)
+    if problems:
+        raise YamlError(problems)
+    data = cast(dict[str, Any], doc.data)
+    check = _Checker(doc)
     book = Phrasebook(
-        fillers=check.words("fillers"),
-        not_names=check.words("not_names"),
-        spellings=check.spellings(),
-        nobody=check.words("nobody"),
+        fillers=tuple(data["fillers"]),
+        not_names=tuple(data["not_names"]),
+        spellings={fold(str(heard)).strip(): meant.casefold() for heard, meant in data["number_spellings"].items()},
+        nobody=tuple(data["nobody"]),
         ranges=check.ranges(),
         rules=check.rules(),
         blocks=(),
         roles=check.roles(),
-        name_lead_ins=check.words("name_lead_ins"),
-        filler_names=check.words("filler_names"),
-        games=check.games(),
+        name_lead_ins=tuple(data["name_lead_ins"]),
+        filler_names=tuple(data["filler_names"]),
+        games={game: tuple(aliases) for game, aliases in data["games"].items()},
         scenarios=check.scenarios(),
-        day_words=check.day_words(),
-        decoy_names=check.words("decoy_names"),
+        day_words={kind: tuple(said) for kind, said in data["day_words"].items()},
+        decoy_names=tuple(data["decoy_names"]),
     )
     book = replace(book, blocks=check.blocks(book))  # templates are checked against the rules above
     if check.problems:
@@ -215,86 +202,25 @@ def load_phrasebook(text: str, file: str) -> Phrasebook:
 
 
 class _Checker:
-    """Reads each part of the phrasebook, noting every problem with its place."""
-
-    KEYS = (
-        *("fillers", "not_names", "number_spellings", "nobody", "ranges", "name_lead_ins", "rules", "commands"),
-        "filler_names",
-        *("games", "scenarios", "roles", "day_words", "decoy_names"),
-    )
+    """What a schema cannot say of a phrasebook whose shape is right, each problem with its place."""
 
     def __init__(self, doc: Marked):
         self.doc = doc
         self.problems: list[Problem] = []
-        self.data = doc.data if isinstance(doc.data, dict) else {}
-
-    def top_level(self) -> None:
-        if not isinstance(self.doc.data, dict):
-            self.fail((), "attendu : un dictionnaire")
-            return
-        for key in self.data:
-            if key not in self.KEYS and key not in EAR_SECTIONS:
-                self.fail((key,), f"clé inconnue ; attendu : {', '.join(self.KEYS)}", at_key=True)
-        for key in self.KEYS:
-            if key not in self.data:
-                self.fail((), f"clé « {key} » manquante")
+        self.data = cast(dict[str, Any], doc.data)
 
     def fail(self, path: tuple, message: str, at_key: bool = False) -> None:
         self.problems.append(self.doc.problem(path, message, at_key))
 
-    def mapping(self, path: tuple) -> dict:
-        value: Any = self.data
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else None
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.fail(path, f"attendu : un dictionnaire ; trouvé : {value!r}")
-            return {}
-        return value
-
-    def texts(self, value: object, path: tuple) -> tuple[str, ...]:
-        if not isinstance(value, list) or not value:
-            self.fail(path, f"attendu : une liste de textes non vide ; trouvé : {value!r}")
-            return ()
-        bad = [i for i, v in enumerate(value) if not isinstance(v, str) or not v.strip()]
-        for i in bad:
-            self.fail(path + (i,), f"attendu : un texte ; trouvé : {value[i]!r}")
-        return tuple(v for v in value if isinstance(v, str) and v.strip())
-
-    def words(self, key: str) -> tuple[str, ...]:
-        return self.texts(self.data.get(key), (key,)) if key in self.data else ()
-
-    def spellings(self) -> dict[str, str]:
-        out = {}
-        for heard, meant in self.mapping(("number_spellings",)).items():
-            if not isinstance(meant, str) or not str(heard).strip():
-                self.fail(("number_spellings", heard), f"attendu : un mot ; trouvé : {meant!r}")
-            else:
-                out[fold(str(heard)).strip()] = meant.casefold()
-        return out
-
     def ranges(self) -> dict[str, tuple[int, int, int]]:
         out = {}
-        found = self.mapping(("ranges",))
-        for name in RANGES:
-            if name not in found:
-                self.fail(("ranges",), f"clé « {name} » manquante", at_key=True)
-        for name, spec in found.items():
-            path = ("ranges", name)
-            if name not in RANGES:
-                self.fail(path, f"attendu : {', '.join(RANGES)}", at_key=True)
-                continue
-            spec = spec if isinstance(spec, dict) else {}
-            start, stop, step = spec.get("from"), spec.get("to"), spec.get("step", 1)
-            numbers = (start, stop, step)
-            if set(spec) - {"from", "to", "step"} or not all(type(n) is int and n >= 0 for n in numbers):
-                self.fail(path, f"attendu : {{from: N, to: N, step: N}} (entiers positifs) ; trouvé : {spec!r}")
-            elif start > stop or step < 1:  # type: ignore[operator]
-                self.fail(path, f"attendu : from ≤ to et step ≥ 1 ; trouvé : {spec!r}")
+        for name, spec in self.data["ranges"].items():
+            start, stop, step = spec["from"], spec["to"], spec.get("step", 1)
+            if start > stop:
+                self.fail(("ranges", name), f"attendu : from ≤ to ; trouvé : {start} > {stop}")
             else:
                 out[name] = (start, stop, step)
-        return out  # type: ignore[return-value]
+        return out
 
     def template(self, text: str, path: tuple) -> Sentence | None:
         try:
@@ -305,10 +231,7 @@ class _Checker:
 
     def rules(self) -> dict[str, str]:
         out = {}
-        for name, body in self.mapping(("rules",)).items():
-            if not isinstance(body, str):
-                self.fail(("rules", name), f"attendu : un modèle ; trouvé : {body!r}")
-                continue
+        for name, body in self.data["rules"].items():
             sentence = self.template(body, ("rules", name))
             if sentence is None:
                 continue
@@ -319,46 +242,14 @@ class _Checker:
         return out
 
     def blocks(self, book: Phrasebook) -> tuple[Block, ...]:
-        found = self.mapping(("commands",))
-        templated = [name for name in COMMANDS if name not in FREE]
-        for name in templated:
-            if name not in found and "commands" in self.data:
-                self.fail(("commands",), f"commande « {name} » sans phrase", at_key=True)
         out = []
-        for name, blocks in found.items():
-            if name in FREE:
-                self.fail(("commands", name), f"« {name} » se lit sans modèle : voir name_lead_ins", at_key=True)
-                continue
-            if name not in COMMANDS:
-                self.fail(("commands", name), f"attendu : {', '.join(templated)}", at_key=True)
-                continue
-            if not isinstance(blocks, list) or not blocks:
-                self.fail(("commands", name), "attendu : une liste de blocs {phases, sentences, slots}")
-                continue
-            for i, block in enumerate(blocks):
-                checked = self.block(book, name, block, ("commands", name, i))
-                if checked:
-                    out.append(checked)
+        for name in TEMPLATED:
+            for i, block in enumerate(self.data["commands"][name]):
+                for j, text in enumerate(block["sentences"]):
+                    self.references(book, name, text, ("commands", name, i, "sentences", j))
+                phases = frozenset(block.get("phases", ALL_PHASES))
+                out.append(Block(name, phases, tuple(block["sentences"]), tuple(block.get("slots", {}).items())))
         return tuple(out)
-
-    def block(self, book: Phrasebook, command: str, block: object, path: tuple) -> Block | None:
-        if not isinstance(block, dict) or "sentences" not in block or set(block) - {"phases", "sentences", "slots"}:
-            self.fail(path, f"attendu : {{phases, sentences, slots}} ; trouvé : {block!r}")
-            return None
-        phases = block.get("phases", list(ALL_PHASES))
-        if not isinstance(phases, list) or not phases or any(p not in ALL_PHASES for p in phases):
-            self.fail(path + ("phases",), f"attendu : une liste parmi {', '.join(ALL_PHASES)} ; trouvé : {phases!r}")
-            return None
-        slots = block.get("slots", {})
-        allowed = SLOTS.get(command, set())
-        if not isinstance(slots, dict) or any(k not in allowed or type(v) is not int for k, v in slots.items()):
-            self.fail(path + ("slots",), f"attendu : des nombres pour {', '.join(sorted(allowed)) or 'rien'}")
-            return None
-        sentences = self.texts(block["sentences"], path + ("sentences",))
-        for j, text in enumerate(block["sentences"] if sentences else ()):
-            if text in sentences:
-                self.references(book, command, text, path + ("sentences", j))
-        return Block(command, frozenset(phases), sentences, tuple(slots.items()))
 
     def references(self, book: Phrasebook, command: str, text: str, path: tuple) -> None:
         sentence = self.template(text, path)
@@ -379,56 +270,29 @@ class _Checker:
         except Exception as exc:
             self.fail(path, f"modèle illisible une fois normalisé : {exc}")
 
-    def games(self) -> dict[str, tuple[str, ...]]:
-        found = self.mapping(("games",))
-        for game in GAMES:
-            if game not in found and "games" in self.data:
-                self.fail(("games",), f"jeu « {game} » sans nom parlé", at_key=True)
-        out = {}
-        for game, aliases in found.items():
-            if game not in GAMES:
-                self.fail(("games", game), f"attendu : {', '.join(GAMES)}", at_key=True)
-                continue
-            out[str(game)] = self.texts(aliases, ("games", game))
-        return out
-
     def scenarios(self) -> dict[str, dict[str, tuple[str, ...]]]:
         out: dict[str, dict[str, tuple[str, ...]]] = {}
-        for game in self.mapping(("scenarios",)):
+        for game in self.data["scenarios"]:
             if family_of(game) != ONE_NIGHT:
                 self.fail(("scenarios", game), f"attendu : {', '.join(games_of(ONE_NIGHT))}", at_key=True)
                 continue
             known = load_shipped(str(game)).announce.scenarios
             out[str(game)] = {}
-            for name, aliases in self.mapping(("scenarios", game)).items():
+            for name, aliases in self.data["scenarios"][game].items():
                 if name not in known:
                     self.fail(("scenarios", game, name), f"attendu : {', '.join(known) or 'aucun'}", at_key=True)
                     continue
-                out[str(game)][str(name)] = self.texts(aliases, ("scenarios", game, name))
-        return out
-
-    def day_words(self) -> dict[str, tuple[str, ...]]:
-        found = self.mapping(("day_words",))
-        out = {}
-        for kind in DAY_KINDS:
-            if kind not in found and "day_words" in self.data:
-                self.fail(("day_words",), f"clé « {kind} » manquante", at_key=True)
-        for kind, said in found.items():
-            if kind not in DAY_KINDS:
-                self.fail(("day_words", kind), f"attendu : {', '.join(DAY_KINDS)}", at_key=True)
-                continue
-            out[str(kind)] = self.texts(said, ("day_words", kind))
+                out[str(game)][str(name)] = tuple(aliases)
         return out
 
     def roles(self) -> dict[str, dict[str, tuple[str, ...]]]:
         out: dict[str, dict[str, tuple[str, ...]]] = {}
-        for game, roles in self.mapping(("roles",)).items():
+        for game, roles in self.data["roles"].items():
             try:
                 known = roles_of(str(game))
             except ValueError as exc:
                 self.fail(("roles", game), str(exc), at_key=True)
                 continue
-            roles = self.mapping(("roles", game))
             for rid in known:
                 if rid not in roles:
                     self.fail(("roles", game), f"rôle « {rid} » sans nom parlé", at_key=True)
@@ -437,7 +301,7 @@ class _Checker:
                 if rid not in known:
                     self.fail(("roles", game, rid), f"attendu : {', '.join(known)}", at_key=True)
                     continue
-                out[str(game)][str(rid)] = self.texts(aliases, ("roles", game, rid))
+                out[str(game)][str(rid)] = tuple(aliases)
         return out
 
 

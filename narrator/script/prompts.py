@@ -9,9 +9,9 @@ from typing import Any, cast
 from narrator.resources import data_dir
 from narrator.script.line import Line
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
-from narrator.script.onenight.script import placeholders
 from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
+from narrator.script.templates import join_names, template_problems
 
 # key -> the placeholders its template may use
 PLACEHOLDERS: dict[str, set[str]] = {
@@ -39,7 +39,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "card_taken": {"copies", "role"},
     "cards_again": set(),
     "ask_pointing": {"player"},
-    # the classic game's spoken decisions (narrator/table/classic.py)
+    # the classic game's spoken decisions (narrator/table/classic/)
     "nobody": set(),
     "choice_needed": set(),
     "choice_refused": {"target"},
@@ -129,9 +129,7 @@ class Prompts:
 
     def join(self, parts: list[str]) -> str:
         """ "a", "a et b", "a, b et c"."""
-        if len(parts) < 2:
-            return "".join(parts)
-        return ", ".join(parts[:-1]) + f" {self.texts['and']} " + parts[-1]
+        return join_names(self, parts)
 
     def duration(self, seconds: float) -> str:
         """ "4 minutes et 30 secondes", "une minute", "45 secondes"."""
@@ -163,16 +161,5 @@ def parse_prompts(text: str, file: str) -> Prompts:
 
 
 def _placeholder_problems(doc: Marked) -> list[Problem]:
-    out = []
-    for key, allowed in PLACEHOLDERS.items():
-        value = cast(dict, doc.data)[key]
-        texts = value.values() if isinstance(value, dict) else [value]
-        for text in texts:
-            used, wrong = placeholders(text)
-            if wrong:
-                out.append(doc.problem((key,), wrong))
-                continue
-            for name in sorted(used - allowed):
-                hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
-                out.append(doc.problem((key,), f"{{{name}}} inconnu ; attendu : {hint}"))
-    return out
+    texts = cast(dict, doc.data)
+    return [p for key, allowed in PLACEHOLDERS.items() for p in template_problems(doc, (key,), texts[key], allowed)]

@@ -1,10 +1,12 @@
-"""JSON Schema of a one-night game script, and its errors in French at file:line:column."""
+"""JSON Schema of a one-night game script, and the one way every YAML file of the program is
+validated: a JSON Schema over the marked YAML (narrator/script/marks.py), each error in French at
+file:line:column."""
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 
@@ -179,8 +181,15 @@ _TYPES = {
     "integer": "un nombre entier",
     "number": "un nombre",
     "boolean": "true ou false",
+    "null": "rien (~)",
 }
 SHOWN = 100  # characters of a found value quoted in a message
+# What each pattern of the schemas asks for, in words
+PATTERNS = {
+    "^[a-z_]+$": "minuscules ASCII et _",
+    "^[a-z0-9_]+$": "minuscules ASCII, chiffres et _",
+    r"\S": "un texte non vide",
+}
 
 # YAML's 3.0 is not an integer here (jsonschema's default accepts it, then range(3.0) fails),
 # and .inf or .nan are no numbers (a wait of .inf seconds would never end).
@@ -210,7 +219,9 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
     path = tuple(error.absolute_path)
     kind, expected, found = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.schema_path:  # `found` is the key itself
-        message = f"identifiant invalide « {found} » ; attendu : minuscules ASCII et _"
+        pattern = error.schema.get("pattern") if isinstance(error.schema, dict) else None
+        wanted = _expected("pattern", pattern) if pattern else _expected(kind, expected)
+        message = f"identifiant invalide « {found} » ; attendu : {wanted}"
         return [doc.problem(path + (found,), message, at_key=True)]
     if kind == "additionalProperties" and isinstance(found, dict):
         allowed = sorted(error.schema.get("properties", {}))
@@ -220,25 +231,33 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
     if kind == "required":
         missing = [k for k in expected if isinstance(found, dict) and k not in found]
         return [doc.problem(path, f"clé manquante « {k} »") for k in missing]
-    if kind == "enum":
-        message = "attendu : une de " + ", ".join(map(str, expected))
-    elif kind == "type":
-        message = "attendu : " + _TYPES.get(expected, str(expected))
-    elif kind == "oneOf":
+    if kind == "oneOf":
         chosen = _chosen_alternative(error)
         if chosen is not None:  # the shape is clear (its keys are there): say what is wrong inside it
             return [p for sub in error.context if sub.schema_path[0] == chosen for p in _explain(doc, sub)]
         message = "attendu : " + _one_of(error.schema)
-    elif kind == "pattern":
-        message = "attendu : minuscules ASCII et _"
-    elif kind in ("minimum", "maximum", "exclusiveMinimum"):
-        sign = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">"}[kind]
-        message = f"attendu : un nombre {sign} {expected}"
-    elif kind in ("minLength", "minItems", "minProperties"):
-        message = "attendu : une valeur non vide"
     else:
-        message = f"attendu : {kind} {expected}"
+        message = "attendu : " + _expected(kind, expected)
     return [doc.problem(path, f"{message} ; trouvé : {_show(found)}")]
+
+
+def _expected(kind: str, expected: object) -> str:
+    """What one keyword of a schema asks for, in French."""
+    if kind == "enum":
+        return "une de " + ", ".join(map(str, cast(list, expected)))
+    if kind == "type":
+        kinds = expected if isinstance(expected, list) else [expected]
+        return " ou ".join(_TYPES.get(str(k), str(k)) for k in kinds)
+    if kind == "pattern":
+        return PATTERNS.get(str(expected), f"un texte de la forme {expected}")
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        sign = {"minimum": "≥", "maximum": "≤", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[kind]
+        return f"un nombre {sign} {expected}"
+    if kind in ("minLength", "minItems", "minProperties"):
+        return "une valeur non vide"
+    if kind == "uniqueItems":
+        return "des valeurs toutes différentes"
+    return f"{kind} {expected}"
 
 
 def _show(value: object) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from narrator.resources import data_dir, french_reason, read_bounded
-from narrator.script.marks import Marked, YamlError, load_marked
+from narrator.script.marks import YamlError, load_marked
+from narrator.script.schema import schema_problems
 
 from .errors import VoiceError
 
@@ -44,46 +44,19 @@ class Profile:
         }
 
 
-def _number(lo: float, hi: float, *, integer: bool, low_open: bool = False) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:  # NaN
-            return f"nombre attendu ; trouvé {value!r}"
-        if integer and not isinstance(value, int):
-            return f"nombre entier attendu ; trouvé {value!r}"
-        if value < lo or value > hi or (low_open and value == lo):
-            left = "]" if low_open else "["
-            return f"nombre dans {left}{lo} ; {hi}] attendu ; trouvé {value!r}"
-        return None
-
-    return check
-
-
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str) or not value.strip():
-        return f"texte non vide attendu ; trouvé {value!r}"
-    return None
-
-
-def _engine(value: Any) -> str | None:
-    if value not in ENGINES:
-        return f"un de {', '.join(ENGINES)} attendu ; trouvé {value!r}"
-    return None
-
-
-def _pack(value: Any) -> str | None:
-    if value is None:
-        return None
-    return _text(value)
-
-
-_FIELDS: dict[str, Callable[[Any], str | None]] = {
-    "engine": _engine,
-    "voice": _text,
-    "rate": _number(*RATE_RANGE, integer=True),
-    "volume": _number(0.0, 1.0, integer=False, low_open=True),
-    "pitch": _number(*PITCH_RANGE, integer=True),
-    "wait_multiplier": _number(0.0, 10.0, integer=False, low_open=True),
-    "pack": _pack,
+_TEXT = {"type": "string", "pattern": r"\S"}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "engine": {"enum": list(ENGINES)},
+        "voice": _TEXT,
+        "rate": {"type": "integer", "minimum": RATE_RANGE[0], "maximum": RATE_RANGE[1]},
+        "volume": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+        "pitch": {"type": "integer", "minimum": PITCH_RANGE[0], "maximum": PITCH_RANGE[1]},
+        "wait_multiplier": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
+        "pack": {"type": ["string", "null"], "pattern": r"\S"},  # ~: no recorded voice
+    },
+    "additionalProperties": False,
 }
 
 
@@ -92,27 +65,11 @@ def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     try:
         doc = load_marked(text, source)  # the project's one YAML reader: positions, depth and alias limits
     except YamlError as exc:
-        raise VoiceError("\n".join(str(p) for p in exc.problems)) from None
-    if not isinstance(doc.data, dict):
-        raise VoiceError(f"{source}:1:1: profil de voix : dictionnaire attendu (engine, voice, rate…)")
-    problems: list[str] = []
-    values: dict[str, Any] = {}
-    for key, value in doc.data.items():
-        if not isinstance(key, str) or key not in _FIELDS:
-            known = ", ".join(_FIELDS)
-            problems.append(f"{_where(doc, (key,), at_key=True)}: clé inconnue {key!r} ; clés possibles : {known}")
-            continue
-        if isinstance(value, (dict, list)):
-            kind = "une liste" if isinstance(value, list) else "un dictionnaire"
-            problems.append(f"{_where(doc, (key,))}: {key} : une seule valeur attendue ; trouvé {kind}")
-            continue
-        problem = _FIELDS[key](value)
-        if problem:
-            problems.append(f"{_where(doc, (key,))}: {key} : {problem}")
-        else:
-            values[key] = value
+        raise VoiceError(str(exc)) from None
+    problems = schema_problems(doc, SCHEMA)
     if problems:
-        raise VoiceError("\n".join(problems))
+        raise VoiceError("\n".join(str(p) for p in problems))
+    values: dict[str, Any] = dict(cast(dict, doc.data))
     if "volume" in values:
         values["volume"] = float(values["volume"])
     if "wait_multiplier" in values:
@@ -143,8 +100,3 @@ def find_profile(name: str = "fr") -> Profile:
         shipped = sorted(p.stem for p in folder.glob("*.yaml"))
         raise VoiceError(f"profil de voix {name!r} introuvable ; profils fournis : {', '.join(shipped) or 'aucun'}")
     return load_profile(path)
-
-
-def _where(doc: Marked, path: tuple, at_key: bool = False) -> str:
-    line, column = doc.where(path, at_key)
-    return f"{doc.file}:{line}:{column}"

@@ -1,14 +1,13 @@
 """What the narrator says at a classic Thiercelieux table: the night's calls, the morning, the day.
 
 The `night:`, `day:` and `public:` sections of scripts/thiercelieux.yaml, validated (their JSON
-Schema is part of the script's, see narrator/script/classic.py) and checked against the game's
+Schema is part of the script's, see narrator/script/classic/script.py) and checked against the game's
 rules: the calls follow the waking order the engine asks in, and every record key a call answers
 is a role that chooses at night.
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -18,7 +17,8 @@ from narrator.resources import data_dir
 from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
 from narrator.script.line import Line, Reminder, Step, Wait
-from narrator.script.marks import Marked, Problem, load_marked
+from narrator.script.marks import Marked, Path, Problem, load_marked
+from narrator.script.templates import fixed_problems, text_problems
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -166,9 +166,8 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     for key, text in data["day"]["asks"].items():
         if key not in known:
             out.append(doc.problem(("day", "asks", key), f"« {key} » n'est pas une décision de la partie"))
-        out += _placeholders(doc, ("day", "asks", key), text, ASK_PLACEHOLDERS)
-    for i, line in enumerate(data["day"]["opening"]):
-        out += _placeholders(doc, ("day", "opening", i, "say"), line["say"], {"time"})
+        out += text_problems(doc, ("day", "asks", key), text, ASK_PLACEHOLDERS)
+    out += _line_problems(doc)
     for i, key in enumerate(data["public"]):
         if key not in rules.texts:
             out.append(doc.problem(("public", i), f"« {key} » n'est pas une phrase de `texts`"))
@@ -176,17 +175,38 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
         if key not in data["public"]:
             out.append(doc.problem(("reworded", key), f"« {key} » n'est pas dans `public`"))
         elif key in PLACEHOLDERS:
-            out += _placeholders(doc, ("reworded", key), text, PLACEHOLDERS[key])
+            out += text_problems(doc, ("reworded", key), text, PLACEHOLDERS[key])
     return out
 
 
-def _placeholders(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
-    try:
-        used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-    except ValueError:
-        return [doc.problem(path, "accolade { ou } seule : écrire {{ ou }} pour une accolade")]
-    hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
-    return [doc.problem(path, f"{{{name}}} inconnu ; attendu : {hint}") for name in sorted(used - allowed)]
+def _line_problems(doc: Marked) -> list[Problem]:
+    """Every line's id said once (a voice pack records a line under its id); the debate's opening
+    fills {time}, every other line is said as written."""
+    data = cast(dict[str, Any], doc.data)
+    night, day = data["night"], data["day"]
+    lines: list[tuple[Path, dict]] = [
+        (("night", part, i), line) for part in ("first", "morning") for i, line in enumerate(night[part])
+    ]
+    for i, call in enumerate(night["calls"]):
+        lines += [
+            (("night", "calls", i, part, j), line) for part in ("wake", "sleep") for j, line in enumerate(call[part])
+        ]
+    lines += [
+        (("day", part, i), line)
+        for part in ("opening", "reminders", "vote", "dusk")
+        for i, line in enumerate(day[part])
+    ]
+    out = []
+    seen: set[str] = set()
+    for path, line in lines:
+        if path[:2] == ("day", "opening"):
+            out += text_problems(doc, (*path, "say"), line["say"], {"time"})
+        else:
+            out += fixed_problems(doc, (*path, "say"), line["say"])
+        if line["id"] in seen:
+            out.append(doc.problem((*path, "id"), f"identifiant « {line['id']} » déjà pris"))
+        seen.add(line["id"])
+    return out
 
 
 def _lines(raw: list[dict]) -> tuple[Line, ...]:

@@ -7,7 +7,6 @@ template may use.
 
 from __future__ import annotations
 
-import string
 from functools import cache
 from typing import Any, cast
 
@@ -32,8 +31,9 @@ from narrator.script.classic.narration import (
 )
 from narrator.script.games import CLASSIC, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
-from narrator.script.plural import COUNTED, TEMPLATE, form, how_many, variants
+from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
+from narrator.script.templates import join_names, template_problems
 
 (GAME,) = games_of(CLASSIC)  # the family's one game: a second would need its own script file
 
@@ -67,7 +67,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
 }
 PLACEHOLDERS["death_shot"] = {"name", "role", "hunter"}
 PLACEHOLDERS["death_grief"] = {"name", "role", "lover"}
-# 003's other characters (issue 6)
+# 003's other characters
 PLACEHOLDERS |= {
     "stolen": {"name", "role"},
     "model": {"name", "model"},
@@ -156,7 +156,7 @@ SCHEMA: dict[str, Any] = {
             "required": list(PLACEHOLDERS),
             "additionalProperties": False,
         },
-        # the table's narration (narrator/script/classic_narration.py)
+        # the table's narration (narrator/script/classic/narration.py)
         "night": NIGHT_SCHEMA,
         "day": DAY_SCHEMA,
         "public": PUBLIC_SCHEMA,
@@ -247,8 +247,8 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(
                     doc.problem(("roles", rid, "wake"), f"attendu : un réveil {words} ({pack_wake}) ; trouvé : {wake}")
                 )
-    # the voleur plays his new card the same night (RULINGS 18): he wakes first; the comédien takes a
-    # card's power before it wakes; the sorcière knows whether the victim was infected
+    # the voleur plays his new card from the same night on: he wakes first; the comédien takes a card's
+    # power before it wakes; the sorcière knows whether the victim was infected
     firsts = [(Power.STEAL, set(wakes) - {Power.STEAL}), (Power.PERFORM, set(LENDABLE))]
     firsts.append((Power.INFECT, {Power.POTIONS}))
     for power, later in firsts:
@@ -261,21 +261,7 @@ def _cross_checks(doc: Marked) -> list[Problem]:
                 out.append(doc.problem(("roles", rid, "wake"), f"attendu : un réveil avant {other_id} "
                                        f"({wakes[other][1]}) ; trouvé : {wake}"))  # fmt: skip
     for key, allowed in PLACEHOLDERS.items():
-        template = data["texts"][key]
-        if isinstance(template, dict) and not allowed.intersection(COUNTED):
-            out.append(
-                doc.problem(("texts", key), "attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})")
-            )
-        for variant, text in variants(template):
-            where = ("texts", key) + ((variant,) if variant else ())
-            try:
-                used = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
-            except ValueError:
-                out.append(doc.problem(where, "accolade { ou } seule : écrire {{ ou }} pour une accolade"))
-                continue
-            hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
-            for name in sorted(used - allowed):
-                out.append(doc.problem(where, f"{{{name}}} inconnu ; attendu : {hint}"))
+        out += template_problems(doc, ("texts", key), data["texts"][key], allowed)
     return out
 
 
@@ -295,13 +281,6 @@ def _rules(data: dict) -> Rules:
     return Rules(game=data["game"], roles=roles, options=Options(**data["options"]), texts=data["texts"])
 
 
-def join_names(rules: Rules, names: list[str]) -> str:
-    """ "Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + f" {rules.texts['and']} " + names[-1]
-
-
 def say(rules: Rules, reason: Reason) -> str:
     """One of the engine's reasons as a French sentence."""
     params = dict(reason.params)
@@ -313,4 +292,4 @@ def say(rules: Rules, reason: Reason) -> str:
     return template.format(**params)
 
 
-__all__ = ["GAME", "SCHEMA", "YamlError", "load_classic", "load_classic_script", "say"]
+__all__ = ["GAME", "SCHEMA", "YamlError", "join_names", "load_classic", "load_classic_script", "say"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from narrator.rules.onenight.model import COPY_PREFIX, Ruleset
 from narrator.rules.reason import Reason
 from narrator.script.plural import form, how_many
+from narrator.script.templates import join_names
 
 
 def card_name(rules: Ruleset, card: str) -> str:
@@ -13,13 +14,6 @@ def card_name(rules: Ruleset, card: str) -> str:
         copied = rules.roles[card[len(COPY_PREFIX) :]].name
         return str(rules.texts["copied_name"]).format(role=copied)
     return rules.roles[card].name
-
-
-def join_names(rules: Ruleset, names: list[str]) -> str:
-    """ "Ana", "Ana et Ben", "Ana, Ben et Cleo"."""
-    if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + f" {rules.texts['and']} " + names[-1]
 
 
 def say(rules: Ruleset, reason: Reason) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import string
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -15,8 +15,8 @@ from narrator.rules.onenight.record import check_setup
 from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.onenight.announce import Announcements, parse_announcements
-from narrator.script.plural import COUNTED
 from narrator.script.schema import schema_problems
+from narrator.script.templates import fixed_problems, template_problems, text_problems
 
 # The placeholders each explanation template may use.
 _PLACEHOLDERS = {
@@ -104,28 +104,7 @@ def _cross_checks(doc: Marked) -> list[Problem]:
             if rid not in roles:
                 out.append(doc.problem(("together", i, j), f"personnage inconnu « {rid} »"))
     for key, template in data["texts"].items():
-        if isinstance(template, dict) and not _PLACEHOLDERS.get(key, set()).intersection(COUNTED):
-            out.append(
-                doc.problem(("texts", key), "attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})")
-            )
-    for key, allowed in _PLACEHOLDERS.items():
-        template = data["texts"][key]
-        variants: list[tuple[str | None, str]] = (
-            list(template.items()) if isinstance(template, dict) else [(None, template)]
-        )
-        for variant, text in variants:
-            where: tuple = ("texts", key) + ((variant,) if variant else ())
-            used, wrong = placeholders(text)
-            out += [doc.problem(where, wrong)] if wrong else []
-            for name in sorted(used - allowed):
-                out.append(doc.problem(where, f"{{{name}}} inconnu ; attendu : {', '.join(sorted(allowed))}"))
-    for key in set(data["texts"]) - set(_PLACEHOLDERS):
-        template = data["texts"][key]
-        for variant, text in template.items() if isinstance(template, dict) else [(None, template)]:
-            where = ("texts", key) + ((variant,) if variant else ())
-            used, wrong = placeholders(text)
-            if wrong or used:
-                out.append(doc.problem(where, wrong or "ce texte ne prend aucun {…}"))
+        out += template_problems(doc, ("texts", key), template, _PLACEHOLDERS.get(key, set()))
     return out
 
 
@@ -135,10 +114,10 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
     roles = data["roles"]
     out = []
     called = set()
-    lines: list[tuple[tuple, dict, set[str]]] = []  # (path, line, placeholders allowed)
+    # (path, line, the placeholders it may use; None: a fixed line, said as written)
+    lines: list[tuple[tuple, dict, set[str] | None]] = []
     for i, item in enumerate(data["setup"]):
-        allowed = {"name", "team", "stars", "symbol"} if "legend" in item else set()
-        lines.append((("setup", i), item, allowed))
+        lines.append((("setup", i), item, {"name", "team", "stars", "symbol"} if "legend" in item else None))
     for i, item in enumerate(data["night"]):
         if "call" in item:
             for j, rid in enumerate(item["call"]):
@@ -146,12 +125,13 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
                     out.append(doc.problem(("night", i, "call", j), f"personnage inconnu « {rid} »"))
                 called.add(rid)
             for j, line in enumerate(item["lines"]):
-                lines.append((("night", i, "lines", j), line, set()))
+                lines.append((("night", i, "lines", j), line, None))
                 for k, rid in enumerate(line.get("only", [])):
                     if rid not in roles:
                         out.append(doc.problem(("night", i, "lines", j, "only", k), f"personnage inconnu « {rid} »"))
         else:
-            lines.append((("night", i), item, set()))
+            lines.append((("night", i), item, None))
+    out += _wake_order_problems(doc)
     for rid, role in roles.items():
         if "power" in role and rid not in called:
             out.append(
@@ -159,15 +139,18 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
             )
     day = data["day"]
     lines += [(("day", "opening", i), line, {"minutes"}) for i, line in enumerate(day["opening"])]
-    lines += [(("day", "reminders", i), line, set()) for i, line in enumerate(day["reminders"])]
-    lines += [(("day", "vote", i), line, set()) for i, line in enumerate(day["vote"])]
+    lines += [(("day", "reminders", i), line, None) for i, line in enumerate(day["reminders"])]
+    lines += [(("day", "vote", i), line, None) for i, line in enumerate(day["vote"])]
     seen: dict[str, tuple] = {}
     for path, line, allowed in lines:
         text = line.get("say", line.get("legend"))
         if text is None:
             continue  # a wait
         key = "say" if "say" in line else "legend"
-        out += _template_problems(doc, path + (key,), text, allowed)
+        if allowed is None:
+            out += fixed_problems(doc, path + (key,), text)
+        else:
+            out += text_problems(doc, path + (key,), text, allowed)
         if "id" in line:
             if line["id"] in seen or line["id"].startswith("legend_"):
                 out.append(doc.problem(path + ("id",), f"identifiant « {line['id']} » déjà pris"))
@@ -192,26 +175,36 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
     return out
 
 
-def placeholders(text: str) -> tuple[set[str], str | None]:
-    """The {names} a template fills, and what is wrong with its braces, if anything (a French message)."""
-    try:
-        fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(text) if name is not None]
-    except ValueError:
-        return set(), "accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
-    for name, spec, conversion in fields:
-        if spec or conversion:  # "{name:%}" loads, then fails when the table fills it
-            written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
-            return set(), f"{written} : ni « ! » ni « : » dans un {{…}} ; attendu {{{name}}}"
-    return {name for name, _, _ in fields}, None
-
-
-def _template_problems(doc: Marked, path: tuple, text: str, allowed: set[str]) -> list[Problem]:
-    used, problem = placeholders(text)
-    if problem:
-        return [doc.problem(path, problem)]
-    wrong = sorted(used - allowed)
-    hint = ", ".join("{" + a + "}" for a in sorted(allowed)) or "aucun {…}"
-    return [doc.problem(path, f"{{{name}}} inconnu ; attendu : {hint}") for name in wrong]
+def _wake_order_problems(doc: Marked) -> list[Problem]:
+    """The calls in the order the engine plays the night: each role's `wake`. A copying character
+    (the Doppelgänger) is called once more, after everyone, for the copy that acts last."""
+    data = cast(dict[str, Any], doc.data)
+    roles = data["roles"]
+    out = []
+    called: set[str] = set()
+    latest: tuple[int | float, str] | None = None  # the last wake called so far, and whose
+    for i, item in enumerate(data["night"]):
+        known = [rid for rid in item.get("call", ()) if rid in roles]
+        again = [rid for rid in known if rid in called]
+        called.update(known)
+        twice = [rid for rid in again if roles[rid].get("power") != Power.COPY.value]
+        out += [doc.problem(("night", i, "call"), f"« {rid} » est déjà appelé plus haut") for rid in twice]
+        if again and len(again) == len(known):
+            if not twice:
+                latest = (math.inf, again[0])  # the copy's last action: nobody wakes after it
+            continue
+        wakes = [(roles[rid]["wake"], rid) for rid in known if rid not in again and "wake" in roles[rid]]
+        if not wakes:
+            continue
+        first = min(wakes)
+        if latest is not None and first[0] < latest[0]:
+            before = "pour la fin de la nuit" if latest[0] == math.inf else f"(roles.{latest[1]}.wake : {latest[0]})"
+            message = f"appel mal placé : « {first[1]} » se réveille à {first[0]} (roles.{first[1]}.wake)"
+            out.append(
+                doc.problem(("night", i, "call"), f"{message}, mais « {latest[1]} » est appelé plus haut {before}")
+            )
+        latest = max([*wakes, latest] if latest else wakes)
+    return out
 
 
 def _ruleset(data: dict) -> Ruleset:
