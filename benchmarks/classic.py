@@ -23,9 +23,11 @@ from narrator.app.family import resolve_record
 from narrator.app.record_play import answer_of
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record
+from narrator.rules.phase import PhaseId
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.host import LISTEN_S
@@ -45,7 +47,7 @@ def games(n: int, seed: int = 2026) -> list[dict]:
     return out
 
 
-def journal_of(record: dict) -> list[dict]:
+def journal_of(record: dict) -> list[ev.Event]:
     """The journal the table would hold after playing `record`: one answer event per question, each as
     the operator or the table gives it (`record_play.answer_of`)."""
     from narrator.rules.classic.engine import play_phase, start
@@ -54,19 +56,17 @@ def journal_of(record: dict) -> list[dict]:
     rules = load_classic()
     parsed = parse_record(rules, record)
     state = start(rules, parsed)
-    events: list[dict] = []
+    events: list[ev.Event] = []
     phases = [next(iter(p.values())) or {} for p in record["phases"]]
     seen: dict = {}
     for phase in parsed.phases:
         decider = RecordDecider(phase)
+        at = PhaseId("night" if phase.kind == "night" else "day", phase.number)
 
-        def journaled(method: str, decider=decider, label=phase.label):
+        def journaled(method: str, decider=decider, at=at):
             def answer(ask):
-                value = answer_of(phases, seen, ask, label)
-                events.append(
-                    {"type": "answer", "phase": label, "key": ask.key, "value": value, "by": "operator"}
-                    | {"field": ask.field, "many": ask.many}
-                )
+                value = answer_of(phases, seen, ask, at)
+                events.append(ev.Answer(at, ask.key, value, "operator", many=ask.many, field=ask.field))
                 return getattr(decider, method)(ask)
 
             return answer
@@ -85,7 +85,7 @@ class Journaling:
         return self.answer(method)
 
 
-def replay(record: dict, events: list[dict]) -> float:
+def replay(record: dict, events: list[ev.Event]) -> float:
     """Seconds the table takes to replay `events` of `record`, up to its verdict."""
     deal = record["deal"]
     players = tuple(record["players"])
@@ -114,7 +114,7 @@ def replay(record: dict, events: list[dict]) -> float:
     # what follows the last answer (the verdict) is said aloud at a table: here, to nobody
     session._heard = lambda reason: None  # type: ignore[method-assign]
     session._speak = lambda steps: None  # type: ignore[method-assign]
-    debates = [{"type": "debate_over", "day": d} for d in range(1, len(record["phases"]) + 1)]
+    debates: list[ev.Event] = [ev.DebateOver(d) for d in range(1, len(record["phases"]) + 1)]
     start = time.perf_counter()
     ending = session.run(debates + events)
     took = time.perf_counter() - start

@@ -49,7 +49,7 @@ def main() -> None:
                 k = rng.randint(1, last)
                 resumed, seen = kill(tmp, env, k)
                 same += resumed == whole
-                stages[events[min(seen, last) - 1]["type"]] += 1
+                stages[events[min(seen, last) - 1].kind] += 1
         print(
             f"{game} : {args.points} parties tuées (SIGKILL) puis reprises : {same} identiques à la partie sans arrêt"
         )

@@ -4,7 +4,6 @@ Used by tests/test_crash.py (a few points) and benchmarks/crash.py (50 random po
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -12,7 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from narrator.table.journal import read_journal
+from narrator.table.events import Cards, Event, Outcome, Vote
+from narrator.table.journal import finished, read_journal
 from narrator.table.onenight.progress import progress
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dan"]
@@ -48,14 +48,13 @@ def command(tmp: Path, journal: Path, said: list[str], resume: bool) -> list[str
     return [sys.executable, "-m", "narrator", "play", "poudlard", *table, "--journal", str(journal), *common]
 
 
-def confirmed(journal: Path) -> list[dict]:
-    """The inputs a game confirmed, without their times: what must be neither lost nor doubled."""
+def confirmed(journal: Path) -> list[Event]:
+    """The inputs a game confirmed: what must be neither lost nor doubled."""
     _, events, _ = read_journal(journal)
-    keep = ("vote", "cards", "outcome")
-    return [{k: v for k, v in e.items() if k != "at_time"} for e in events if e["type"] in keep]
+    return [e for e in events if isinstance(e, (Vote, Cards, Outcome))]
 
 
-def play_through(tmp: Path, env: dict) -> list[dict]:
+def play_through(tmp: Path, env: dict) -> list[Event]:
     journal = tmp / "whole.jsonl"
     run = subprocess.run(command(tmp, journal, answers(), False), env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
@@ -83,13 +82,13 @@ def kill_at(command: list[str], env: dict, journal: Path, after_events: int, typ
     return seen
 
 
-def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
+def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[Event], int]:
     """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
     journal = tmp / f"crash-{after_events}-{time.monotonic_ns()}.jsonl"
     seen = kill_at(command(tmp, journal, answers(), False), env, journal, after_events)
     header, events, _ = read_journal(journal)
-    if not any(e["type"] == "outcome" for e in events):
+    if not finished(events):
         said = answers({"events": events})
         run = subprocess.run(command(tmp, journal, said, True), env=env, capture_output=True, text=True, timeout=120)
-        assert run.returncode == 0, run.stderr + json.dumps(events, ensure_ascii=False)
+        assert run.returncode == 0, run.stderr + repr(events)
     return confirmed(journal), seen

@@ -8,11 +8,13 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from crash_rig import kill_at
 
-from narrator.table.journal import read_journal
+from narrator.table.events import Answer, DebateOver, Event, Outcome, VoteInput
+from narrator.table.journal import finished, read_journal
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
 ROLES = ["loup", "voyante", "sorciere", "chasseur", "villageois"]
@@ -22,16 +24,16 @@ VOTES = {"Ana": "Dan", "Ben": "Dan", "Cleo": "Dan", "Dan": "Ana"}  # Dan, the hu
 SHOT = "ana"  # …and shoots Ana, the last wolf
 
 
-def inputs(events: list[dict]) -> tuple[str, list[str]]:
-    """What the operator still has to type and the table still has to say, given the journal so far."""
-    answered = {e["key"] for e in events if e["type"] == "answer"}
-    answered -= {e["key"] for e in events if e["type"] == "undo"}  # (none in this game)
+def inputs(events: list[Event]) -> tuple[str, list[str]]:
+    """What the operator still has to type and the table still has to say, given the journal so far
+    (no « annule » in this game)."""
+    answered = {e.key for e in events if isinstance(e, Answer)}
     typed = [line for key, lines in TYPED.items() if key not in answered for line in lines]
     said: list[str] = []
-    if not any(e["type"] == "debate_over" for e in events):
+    if not any(isinstance(e, DebateOver) for e in events):
         said.append("on vote")
     if "votes" not in answered:
-        voted = {e["voter"] for e in events if e["type"] == "vote_input"}
+        voted = {e.voter for e in events if isinstance(e, VoteInput)}
         said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
         said.append("oui")
     if "chasseur" not in answered:
@@ -49,15 +51,13 @@ def command(tmp: Path, journal: Path, said: list[str], resume: bool) -> list[str
     return [sys.executable, "-m", "narrator", "play", "thiercelieux", *table, "--journal", str(journal), *common]
 
 
-def confirmed(journal: Path) -> list[dict]:
-    """Each answer the game used and its outcome, without times: what must be neither lost nor doubled."""
+def confirmed(journal: Path) -> list[Event]:
+    """Each answer the game used (whoever gave it) and its outcome: what must be neither lost nor doubled."""
     _, events, _ = read_journal(journal)
-    return [
-        {k: v for k, v in e.items() if k not in ("at_time", "by")} for e in events if e["type"] in ("answer", "outcome")
-    ]
+    return [replace(e, by="") if isinstance(e, Answer) else e for e in events if isinstance(e, (Answer, Outcome))]
 
 
-def play_through(tmp: Path, env: dict) -> list[dict]:
+def play_through(tmp: Path, env: dict) -> list[Event]:
     journal = tmp / "whole-classic.jsonl"
     typed, said = inputs([])
     run = subprocess.run(
@@ -67,13 +67,13 @@ def play_through(tmp: Path, env: dict) -> list[dict]:
     return confirmed(journal)
 
 
-def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[dict], int]:
+def kill_and_resume(tmp: Path, env: dict, after_events: int) -> tuple[list[Event], int]:
     """Kill the game once its journal holds `after_events` events (or at its end), then resume it."""
     journal = tmp / f"crash-classic-{after_events}-{time.monotonic_ns()}.jsonl"
     typed, said = inputs([])
     seen = kill_at(command(tmp, journal, said, False), env, journal, after_events, typed)
     _, events, _ = read_journal(journal)
-    if not any(e["type"] == "outcome" for e in events):
+    if not finished(events):
         typed, said = inputs(events)
         run = subprocess.run(
             command(tmp, journal, said, True), input=typed, env=env, capture_output=True, text=True, timeout=120

@@ -21,7 +21,8 @@ import crash_rig
 import crash_rig_classic
 
 from narrator.cli import main
-from narrator.table.journal import JournalError, read_journal
+from narrator.table.events import Event, Outcome
+from narrator.table.journal import JournalError, finished, read_journal
 
 
 @dataclass
@@ -64,7 +65,7 @@ class Family:
     name: str
     rig: object  # crash_rig or crash_rig_classic
 
-    def inputs(self, events: list[dict] | None) -> tuple[str, list[str]]:
+    def inputs(self, events: list[Event] | None) -> tuple[str, list[str]]:
         """(what the operator still types, what the table still says)."""
         if self.rig is crash_rig:
             return "", crash_rig.answers({"events": events} if events is not None else None)
@@ -120,7 +121,7 @@ def after_cut(family: Family, tmp: Path, data: bytes, whole: list[dict], offset:
         _, events, warnings = read_journal(journal)
         if warnings:
             problems.append(f"journal encore abîmé : {warnings}")
-        outcomes = sum(e["type"] == "outcome" for e in events)
+        outcomes = sum(isinstance(e, Outcome) for e in events)
         if outcomes != 1:
             problems.append(f"{outcomes} fins de partie")
         if family.confirmed(journal) != whole:
@@ -224,7 +225,7 @@ def with_fault(step: Callable[[], Run], fail_at: int | None) -> tuple[Run, Fault
 
 def _ended(journal: Path) -> bool:
     try:
-        return any(e["type"] == "outcome" for e in read_journal(journal)[1])
+        return finished(read_journal(journal)[1])
     except JournalError:
         return False
 

@@ -22,11 +22,11 @@ from narrator.rules.classic.deal import random_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.classic.operator import OperatorUndo
 from narrator.table.classic.replay import inputs
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
-from narrator.table.events import check
 from narrator.table.voice import Voice
 
 RULES = load_classic()
@@ -48,18 +48,17 @@ class DyingJournal:
     """A journal kept in memory that dies at the given attempts to write (counted over all runs)."""
 
     def __init__(self, kill_at: set[int]) -> None:
-        self.events: list[dict] = []
+        self.events: list[ev.Event] = []
         self.kill_at = kill_at
         self.attempts = 0
 
-    def append(self, event: dict) -> None:
-        if event["type"] == "tick":
+    def append(self, event: ev.Event) -> None:
+        if isinstance(event, ev.Tick):
             return  # the heartbeat's thread: not a point the table acts at
         self.attempts += 1
         if self.attempts in self.kill_at:
             raise Killed()
-        check(event)  # the journal's own definition of each event
-        self.events.append(dict(event))
+        self.events.append(ev.check(ev.to_json(event)))  # the journal's own definition of each event
 
     def close(self) -> None:
         pass
@@ -88,15 +87,15 @@ class CorrectingOperator(RecordOperator):
         return super().answer(ask, phase)
 
 
-def session_for(record: dict, journal: DyingJournal, undo_at: set[int], prompts: list[int], events: list[dict]):
+def session_for(record: dict, journal: DyingJournal, undo_at: set[int], prompts: list[int], events: list[ev.Event]):
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
     operator = CorrectingOperator(record, undo_at, prompts)
     ear = RecordVoices(record)
     for answer in inputs(events)[0]:  # a resumed game: the record's lists go on where the journal stands
-        if answer.get("many"):
-            who = operator if answer["by"] == "operator" else ear
-            place = (answer["phase"], answer["key"])
+        if answer.many:
+            who = operator if answer.by == "operator" else ear
+            place = (answer.phase, answer.key)
             who.seen[place] = who.seen.get(place, 0) + 1
     deal = record["deal"]
     session = ClassicSession(

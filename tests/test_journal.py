@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,17 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from narrator.rules.phase import PhaseId
 from narrator.table import events as ev
 from narrator.table.journal import Journal, JournalError, read_journal
 
-JOURNALS = Path(__file__).parent / "journals"  # real version-1 journals, written before the events were typed
+JOURNALS = Path(__file__).parent / "journals"  # real journals of older versions, written by the code of their time
 
 ONENIGHT = {
     "family": "onenight",
     "game": "poudlard",
     "script": "",
     "players": ["Ana", "Ben", "Chloé", "Dan"],
-    "cards": ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"],
+    "in_play": ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"],
     "minutes": 2,
     "legend": False,
     "voice": "fr",
@@ -42,9 +44,10 @@ def cli(*args: str, home: Path, answers: list[str] | None = None, typed: str = "
     return subprocess.run(command, input=typed, env=env, capture_output=True, text=True, timeout=120)
 
 
-# -- version 1, migrated -------------------------------------------------------------------------
+# -- older versions, migrated --------------------------------------------------------------------
 
-V1_RESUMES = [
+CARDS = ["eleve", "mangemort", "harry", "sirius", "oui"]
+OLD_RESUMES = [
     ("poudlard-vote-v1.jsonl", ["harry", "sirius", "oui"], ["Ana", "Chloé", "Dan"]),
     (
         "thiercelieux-stop-v1.jsonl",
@@ -53,22 +56,27 @@ V1_RESUMES = [
         ["Ben", "Cleo", "Dan", "Eva"],
     ),
     ("thiercelieux-vote-v1.jsonl", ["oui", "je tire sur ana", "oui"], ["Ben", "Cleo", "Dan", "Eva"]),
+    # written by version 2 (a stop in the vote, after an « annule » and a tally); the ends are those
+    # version 2 reached when it resumed them with the same answers
+    ("poudlard-vote-v2.jsonl", ["dan vote contre ana", "oui", *CARDS], ["Ben"]),
+    ("thiercelieux-vote-v2.jsonl", ["cleo vote contre dan", "dan vote contre ana", "oui", "je tire sur ana", "oui"],
+     ["Ben", "Cleo", "Dan", "Eva"]),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("name, answers, winners", V1_RESUMES)
-def test_a_version_1_journal_resumes_and_is_rewritten_in_version_2(tmp_path, name, answers, winners) -> None:
+@pytest.mark.parametrize("name, answers, winners", OLD_RESUMES)
+def test_an_old_journal_resumes_and_is_rewritten_in_version_3(tmp_path, name, answers, winners) -> None:
     path = tmp_path / name
     shutil.copy(JOURNALS / name, path)
     old_header, old_events, _ = read_journal(path)  # read, migrated, the file untouched
-    assert old_header["version"] == 2 and (JOURNALS / name).read_bytes() == path.read_bytes()
+    assert old_header["version"] == ev.VERSION == 3 and (JOURNALS / name).read_bytes() == path.read_bytes()
     run = cli("resume", str(path), home=tmp_path, answers=answers)
     assert run.returncode == 0, run.stderr
     header, events, warnings = read_journal(path)
-    assert warnings == [] and header["version"] == 2
-    assert [{k: v for k, v in e.items()} for e in events[: len(old_events)]] == old_events  # nothing lost
-    outcomes = [e for e in events if e["type"] == "outcome"]
-    assert len(outcomes) == 1 and outcomes[0]["winners"] == winners
+    assert warnings == [] and header["version"] == 3
+    assert events[: len(old_events)] == old_events  # nothing lost
+    outcomes = [e for e in events if isinstance(e, ev.Outcome)]
+    assert len(outcomes) == 1 and outcomes[0].winners == winners
     lines = path.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line).get("line") for line in lines[1:]] == list(range(2, len(lines) + 1))
     again = cli("resume", str(path), home=tmp_path, answers=answers)
@@ -79,10 +87,51 @@ def test_a_version_1_journal_resumes_and_is_rewritten_in_version_2(tmp_path, nam
     )
 
 
+@pytest.mark.parametrize("name", ["poudlard-vote-v2", "thiercelieux-vote-v2"])
+def test_a_version_2_journal_resumed_says_what_version_2_said(tmp_path, name) -> None:
+    """`NAME.heard.txt`: what the table heard when the code of version 2 resumed the journal with the
+    same answers (a vote held with its « annule » and a tally, read back, then on to the end)."""
+    path = tmp_path / f"{name}.jsonl"
+    shutil.copy(JOURNALS / path.name, path)
+    answers = next(a for n, a, _ in OLD_RESUMES if n == path.name)
+    run = cli("resume", str(path), home=tmp_path, answers=answers)
+    heard = [line.split("  ", 1)[1] for line in run.stdout.splitlines() if re.match(r"\d\d:\d\d\.\d\d  ", line)]
+    assert run.returncode == 0 and heard == (JOURNALS / f"{name}.heard.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_version_2_lines_are_read_in_version_3() -> None:
+    onenight, events, _ = read_journal(JOURNALS / "poudlard-vote-v2.jsonl")
+    assert onenight["in_play"] == ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"]
+    assert "cards" not in onenight
+    assert events[2:] == [
+        ev.DebateOver(1, early=True),  # « on vote », version 2's `start_vote`
+        ev.VoteInput("Ana", "Ben"),
+        ev.Undo(),
+        ev.VoteInput("Ana", "Ben"),
+        ev.VoteInput(target="Chloé", count=2),  # « deux voix pour Chloé »
+        ev.Stop(),
+    ]
+    _, events, _ = read_journal(JOURNALS / "thiercelieux-vote-v2.jsonl")
+    assert events[2] == ev.Answer(PhaseId("night", 1), "voyante", "Ana", "operator")
+    ends = [e for e in events if isinstance(e, ev.DebateOver)]
+    assert ends == [ev.DebateOver(1, early=True)]  # version 2 wrote it twice: `start_vote`, then `debate_over`
+
+
+def test_a_version_2_classic_debate_ended_without_its_day_goes_on(tmp_path) -> None:
+    """Version 2 wrote a classic debate's end as `start_vote` (or `debate_done`), then the day's
+    `debate_over`: a game stopped between the two had not ended its debate, and still has not."""
+    lines = (JOURNALS / "thiercelieux-vote-v2.jsonl").read_bytes().split(b"\n")
+    start = next(i for i, line in enumerate(lines) if b'"start_vote"' in line)
+    path = tmp_path / "debate.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in lines[: start + 1]))
+    _, events, _ = read_journal(path)
+    assert not any(isinstance(e, ev.DebateOver) for e in events) and isinstance(events[-1], ev.Said)
+
+
 def test_a_version_1_header_names_its_cards_by_family() -> None:
     onenight, _, _ = read_journal(JOURNALS / "poudlard-whole-v1.jsonl")
     classic, _, _ = read_journal(JOURNALS / "thiercelieux-stop-v1.jsonl")
-    assert onenight["family"] == "onenight" and len(onenight["cards"]) == len(onenight["players"]) + 3
+    assert onenight["family"] == "onenight" and len(onenight["in_play"]) == len(onenight["players"]) + 3
     assert classic["family"] == "classic" and classic["deal"] == [
         "loup",
         "voyante",
@@ -97,23 +146,67 @@ def test_a_stop_is_a_pause_the_stopped_game_resumes() -> None:
     from narrator.table.journal import finished
 
     _, events, _ = read_journal(JOURNALS / "thiercelieux-stop-v1.jsonl")
-    assert events[-1]["type"] == "stop" and not finished(events)
+    assert events[-1] == ev.Stop() and not finished(events)
+
+
+# -- one replayer, each family's undo rule -------------------------------------------------------
+
+
+def test_each_familys_undo_rule_says_what_annule_takes_back() -> None:
+    from narrator.table.classic import replay as classic
+    from narrator.table.onenight import progress as onenight
+    from narrator.table.replay import undoable
+
+    night = ev.Answer(PhaseId("night", 1), "loup", "Eva", "operator")
+    votes = ev.Answer(PhaseId("day", 1), "votes", {"Ana": "Dan", "Ben": "Dan"}, "voice")
+    ana, ben = ev.VoteInput("Ana", "Dan"), ev.VoteInput("Ben", "Dan")
+    # classic: the latest ballot of the vote being said, else the latest answer
+    assert classic.inputs([night, ana, ben, ev.Undo()]) == ([night], {"Ana": "Dan"})
+    assert undoable([night, ana, ev.VotesAgain()], classic.UNDO) == night  # the vote asked again: its ballots gone
+    assert classic.inputs([night, ana, ben, votes, ev.Undo()]) == ([night], {})  # a confirmed vote: asked anew
+    assert classic.inputs([night, ana, ben, votes, ev.Undo(), ev.Undo()]) == ([], {})
+    # one-night: « on vote » is taken back, a debate whose time ran out is nobody's input
+    assert undoable([ev.NightDone(), ev.DebateOver(1)], onenight.UNDO) is None
+    assert undoable([ev.NightDone(), ev.DebateOver(1, early=True)], onenight.UNDO) == ev.DebateOver(1, early=True)
+    tally = ev.VoteInput(target="Ben", count=2)
+    state = onenight.progress([ev.DebateOver(1, early=True), ana, tally, ev.Vote({"Ben": 2}, {}), ev.Undo()])
+    assert state.stage == "vote" and [c.count for c in state.inputs] == [None, 2]  # the vote read back again
+
+
+def test_what_the_table_heard_goes_back_only_with_an_answer_it_said() -> None:
+    from narrator.table.classic.replay import heard
+
+    shot = ev.Answer(PhaseId("day", 1), "chasseur", "Ana", "voice")
+    look = ev.Answer(PhaseId("night", 2), "voyante", "Ben", "operator")
+    assert heard([ev.Said(3), shot, ev.Said(5), ev.Undo()]) == 3  # its consequences are said anew
+    assert heard([ev.Said(3), look, ev.Said(5), ev.Undo()]) == 5  # the operator's: nothing said twice
 
 
 # -- every event checked, on write and on read ---------------------------------------------------
 
 BAD_EVENTS = [
-    ({"type": "vote_input"}, "attendu : « command », ou « voter » et « target »"),
-    ({"type": "vote_input", "command": {"command": "vote", "voter": "Ana"}}, "« command » : attendu : les champs"),
+    ({"type": "vote_input"}, "attendu : « voter » (un bulletin) ou « count » (un décompte), l'un des deux"),
+    ({"type": "vote_input", "voter": "Ana", "count": 2}, "« voter » (un bulletin) ou « count »"),
+    ({"type": "vote_input", "target": "Ana", "count": -1}, "« count » : attendu : 0 ou plus"),
+    ({"type": "vote_input", "command": {"command": "vote", "voter": "Ana"}}, "champ inconnu « command »"),
     ({"type": "card", "player": "Ana"}, "« card » : champ « role » manquant"),
     ({"type": "tick", "phase": "debate", "left": "200"}, "« tick » : « left » : attendu : un nombre ou null"),
     ({"type": "more_time", "seconds": True}, "« seconds » : attendu : un entier"),
     ({"type": "vote", "counts": {"Ana": 1.5}, "pointing": {}}, "« counts » : attendu : un objet dont chaque valeur"),
-    ({"type": "answer", "phase": "soir 1", "key": "loup", "value": "Ana", "by": "operator"}, "« phase »"),
+    ({"type": "answer", "phase": {"kind": "soir", "number": 1}, "key": "loup", "value": "Ana", "by": "operator"},
+     "« phase » : attendu : un objet dont « kind » est night ou day"),
+    ({"type": "answer", "phase": {"kind": "day", "number": 0}, "key": "votes", "value": {}, "by": "voice"},
+     "un numéro de 1 ou plus"),
+    ({"type": "answer", "phase": "nuit 1", "key": "loup", "value": "Ana", "by": "operator"},
+     "« phase » : attendu : un objet {kind: …, number: …}"),
+    ({"type": "start_vote"}, "type d'événement inconnu : 'start_vote'"),
+    ({"type": "debate_over", "day": 0}, "« day » : attendu : 1 ou plus"),
     ({"type": "outcome", "winners": ["Ana"], "surprise": 1}, "champ inconnu « surprise »"),
     ({"type": "vote_inputs"}, "type d'événement inconnu : 'vote_inputs'"),
-    ({"type": "game", "version": 2, "family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"],
-      "cards": [], "voice": 3}, "« voice » : attendu : un texte"),
+    ({"type": "game", "version": 3, "family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"],
+      "in_play": [], "voice": 3}, "« voice » : attendu : un texte"),
+    ({"type": "game", "version": 3, "family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"],
+      "cards": [], "voice": "fr"}, "champ inconnu « cards »"),
 ]  # fmt: skip
 
 
@@ -123,9 +216,15 @@ def test_an_event_off_its_definition_is_one_french_sentence(tmp_path, data, mess
         ev.check(data)
     assert message in str(caught.value)
     journal = Journal.create(ONENIGHT, tmp_path / "j.jsonl")
-    if data["type"] != "game":  # the program cannot write what it could not read back
-        with pytest.raises(JournalError, match="événement refusé"):
-            journal.append(data)
+    cls = ev.EVENTS.get(data["type"])
+    if cls is not None and cls is not ev.Game:  # the program cannot write what it could not read back
+        try:
+            unchecked = cls(**{k: v for k, v in data.items() if k != "type"})
+        except TypeError:  # a missing or unknown field: no such event can be made
+            unchecked = None
+        if unchecked is not None:
+            with pytest.raises(JournalError, match="événement refusé"):
+                journal.append(unchecked)
     journal.close()
     with open(tmp_path / "j.jsonl", "a", encoding="utf-8") as out:  # nor read what someone wrote by hand
         out.write(json.dumps({**data, "line": 2, "at_time": 1.0}) + "\n")
@@ -138,23 +237,19 @@ def test_an_event_off_its_definition_is_one_french_sentence(tmp_path, data, mess
 
 names = st.text(min_size=1, max_size=8)
 PAYLOADS = st.one_of(
-    st.builds(lambda v, t: {"type": "vote_input", "voter": v, "target": t}, names, st.none() | names),
-    st.builds(lambda v, t: {"type": "vote_input", "command": {"command": "vote", "voter": v, "target": t}}, names, names),
-    st.builds(lambda t, n: {"type": "vote_input", "command": {"command": "tally", "target": t, "count": n}},
-              names, st.integers(1, 20)),
-    st.builds(lambda c, p: {"type": "vote", "counts": c, "pointing": p},
-              st.dictionaries(names, st.integers(0, 9)), st.dictionaries(names, st.none() | names)),
-    st.builds(lambda p, r: {"type": "card", "player": p, "role": r}, names, names),
-    st.builds(lambda c: {"type": "cards", "cards": c}, st.dictionaries(names, names)),
-    st.builds(lambda a: {"type": "tick", "phase": "night", "at": a}, st.floats(0, 1e6)),
-    st.builds(lambda a: {"type": "tick", "phase": "debate", "left": a}, st.floats(-5, 1e4)),
-    st.builds(lambda s: {"type": "more_time", "seconds": s}, st.integers(1, 600)),
-    st.builds(lambda d: {"type": "debate_over", "day": d}, st.integers(1, 30)),
-    st.builds(lambda n, k, v: {"type": "answer", "phase": f"nuit {n}", "key": k, "value": v, "by": "operator"},
-              st.integers(1, 9), names, st.recursive(st.none() | st.booleans() | names,
-                                                      lambda x: st.lists(x) | st.dictionaries(names, x))),
-    st.sampled_from([{"type": k} for k in ("night_done", "debate_done", "start_vote", "pause", "resume", "stop",
-                                            "undo", "votes_again")]),
+    st.builds(ev.VoteInput, names, st.none() | names),
+    st.builds(lambda t, n: ev.VoteInput(target=t, count=n), st.none() | names, st.integers(0, 20)),
+    st.builds(ev.Vote, st.dictionaries(names, st.integers(0, 9)), st.dictionaries(names, st.none() | names)),
+    st.builds(ev.Card, names, names),
+    st.builds(ev.Cards, st.dictionaries(names, names)),
+    st.builds(lambda a: ev.Tick("night", at=a), st.floats(0, 1e6)),
+    st.builds(lambda a: ev.Tick("debate", left=a), st.floats(-5, 1e4)),
+    st.builds(ev.MoreTime, st.integers(1, 600)),
+    st.builds(ev.DebateOver, st.integers(1, 30), st.booleans()),
+    st.builds(ev.Answer, st.builds(PhaseId, st.sampled_from(["night", "day"]), st.integers(1, 9)), names,
+              st.recursive(st.none() | st.booleans() | names, lambda x: st.lists(x) | st.dictionaries(names, x)),
+              st.sampled_from(["operator", "voice", "rules"]), st.booleans(), st.sampled_from(["", "heal"])),
+    st.sampled_from([ev.NightDone(), ev.Pause(), ev.Resume(), ev.Stop(), ev.Undo(), ev.VotesAgain()]),
 )  # fmt: skip
 
 
@@ -167,7 +262,7 @@ def test_any_event_written_is_read_back_as_written(tmp_path_factory, payloads) -
         journal.append(payload)
     journal.close()
     _, events, warnings = read_journal(path)
-    assert [{k: v for k, v in e.items() if k != "at_time"} for e in events] == payloads and warnings == []
+    assert events == payloads and warnings == []
 
 
 JSON = st.recursive(
@@ -175,7 +270,23 @@ JSON = st.recursive(
     lambda x: st.lists(x, max_size=3) | st.dictionaries(st.text(max_size=6), x, max_size=4),
     max_leaves=12,
 )
-KEYS = st.sampled_from(["type", "command", "voter", "target", "counts", "pointing", "player", "role", "left", "at"])
+KEYS = st.sampled_from(
+    [
+        "type",
+        "command",
+        "voter",
+        "target",
+        "count",
+        "counts",
+        "pointing",
+        "player",
+        "role",
+        "left",
+        "at",
+        "phase",
+        "day",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -379,7 +490,7 @@ def test_a_second_writer_is_refused_while_a_game_holds_its_journal(state) -> Non
         Journal.resume(path)
     run = journal_rig.FAMILIES["poudlard"].resume(state, path)
     assert run.code == 2 and "déjà utilisé par une autre partie en cours" in run.out
-    journal.append({"type": "night_done"})
+    journal.append(ev.NightDone())
     journal.close()
     Journal.resume(path)[0].close()  # free again
 

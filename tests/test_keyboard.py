@@ -16,8 +16,11 @@ from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import RandomDecider, random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.record import parse_record
+from narrator.rules.phase import PhaseId
 from narrator.script.classic.script import load_classic
 from narrator.table.classic.operator import KeyboardOperator
+
+NIGHT_1 = PhaseId("night", 1)
 
 
 def narrator(*args: str, typed: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -81,13 +84,13 @@ def test_a_player_keeps_his_seat_number_in_every_list_of_the_operator() -> None:
     operator = KeyboardOperator(lambda: next(typed), screen, seats=seats)
     seer = Ask("voyante", Kind.PLAYER, "la voyante Ana se réveille", "un joueur", choices=("Ben", "Cleo", "Dan"))
     wolves = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Cleo", "Dan", "Eva"))
-    assert operator.answer(seer, "nuit 1") == "Cleo"
-    assert operator.answer(wolves, "nuit 1") == "Dan"  # 4 is Dan in both lists
+    assert operator.answer(seer, NIGHT_1) == "Cleo"
+    assert operator.answer(wolves, NIGHT_1) == "Dan"  # 4 is Dan in both lists
     assert "Choix : 2 Ben, 3 Cleo, 4 Dan." in screen.getvalue()
     assert "Choix : 3 Cleo, 4 Dan, 5 Eva." in screen.getvalue()
     # a seat this question does not offer is that player, and the record's check says why not
-    assert operator.answer(wolves, "nuit 1") == "Ben"
-    assert operator.answer(seer, "nuit 1") == "Eva"
+    assert operator.answer(wolves, NIGHT_1) == "Ben"
+    assert operator.answer(seer, NIGHT_1) == "Eva"
 
 
 class Watching(RandomDecider):
@@ -117,7 +120,7 @@ def _screen(ask: Ask) -> str:
         raise EOFError
 
     with contextlib.suppress(EOFError):
-        KeyboardOperator(no_more, screen).answer(ask, "nuit 1")
+        KeyboardOperator(no_more, screen).answer(ask, NIGHT_1)
     return screen.getvalue().replace("[opérateur] ", "")
 
 

@@ -12,6 +12,7 @@ from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, finished, read_journal
 from narrator.table.onenight.announcer import plan
@@ -121,9 +122,10 @@ def test_a_whole_game_by_voice_ends_as_narrator_resolve_says(record: dict) -> No
     assert outcome.why == expected["why"]  # the narrator says what `narrator resolve` explains
     said = [text for _, _, text in speaker.heard]
     assert said[-len(expected["why"]) :] == expected["why"]
-    kinds = [e["type"] for e in session.events]
+    kinds = [e.kind for e in session.events]
     n = len(players)
-    assert kinds == ["night_done", "start_vote"] + ["vote_input"] * n + ["vote"] + ["card"] * n + ["cards", "outcome"]
+    assert kinds == ["night_done", "debate_over"] + ["vote_input"] * n + ["vote"] + ["card"] * n + ["cards", "outcome"]
+    assert session.events[1] == ev.DebateOver(1, early=True)  # « on vote »
 
 
 def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
@@ -152,8 +154,27 @@ def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
     assert set(outcome.winners) == {"Ben", "Chloé", "Dan"}
     assert any(line == "ask_pointing*" for _, line, _ in speaker.heard)
     assert session.events[-2:] == [
-        {"type": "pointing", "player": "Ben", "target": "Ana"},
-        {"type": "outcome", "dead": ["Ben", "Ana"], "winners": ["Ben", "Chloé", "Dan"]},
+        ev.Pointing("Ben", "Ana"),
+        ev.Outcome(["Ben", "Chloé", "Dan"], dead=["Ben", "Ana"]),
+    ]
+
+
+def test_annule_of_on_vote_in_the_vote_goes_back_to_the_debate() -> None:
+    players = ["Ana", "Ben", "Chloé"]
+    in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
+    answers: list[str | None] = ["on vote", "annule", "encore une minute", "on vote"]
+    answers += ["ana vote contre ben", "ben vote contre ben", "chloé vote contre ben", "oui"]
+    answers += ["mangemort", "eleve", "harry", "oui"]
+    session, speaker, _ = table("poudlard", players, in_play, answers)
+    session.run(plan(session.script.announce, in_play))
+    texts = [t for _, _, t in speaker.heard]
+    assert "J'annule : on vote." in texts
+    assert any(t.startswith("D'accord, une minute de plus.") for t in texts)  # heard in the debate, not the vote
+    assert [e for e in session.events if isinstance(e, (ev.DebateOver, ev.MoreTime, ev.Undo))] == [
+        ev.DebateOver(1, early=True),
+        ev.Undo(),
+        ev.MoreTime(60),
+        ev.DebateOver(1, early=True),
     ]
 
 
@@ -187,7 +208,7 @@ def test_corrections_refusals_and_repeat() -> None:
     outcome = session.run(plan(session.script.announce, in_play))
     assert outcome.vote.pointing == {"Ana": "Ben", "Ben": "Ben", "Chloé": "Ben"}
     assert outcome.cards == {"Ana": "harry", "Ben": "eleve", "Chloé": "eleve"}
-    assert [e for e in session.events if e["type"] == "undo"] == [{"type": "undo"}]
+    assert [e for e in session.events if isinstance(e, ev.Undo)] == [ev.Undo()]
     lines = [line for _, line, _ in speaker.heard]
     assert "votes_again" in lines
     texts = [text for _, _, text in speaker.heard]
@@ -220,7 +241,7 @@ def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
     assert clock.now() - start == pytest.approx(3 * 60 + 60 + 21)
     assert heard["one_minute_left"] == pytest.approx(clock.now() - 60, abs=1)
     assert heard["ten_seconds_left"] == pytest.approx(clock.now() - 10, abs=1)
-    assert [e["type"] for e in session.events] == ["pause", "resume", "more_time", "debate_done"]
+    assert session.events == [ev.Pause(), ev.Resume(), ev.MoreTime(60), ev.DebateOver(1)]
 
 
 def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
@@ -229,7 +250,7 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
     in_play = ["loup"] * 2 + ["villageois"] * 3 + ["voyante"]
     path = tmp_path / "partie.jsonl"
     header = {"family": "onenight", "game": "onuw", "script": "", "players": ["Ana", "Ben", "Chloé"]}
-    journal = Journal.create({**header, "cards": in_play, "voice": "fr"}, path)
+    journal = Journal.create({**header, "in_play": in_play, "voice": "fr"}, path)
     session, speaker, clock = table("onuw", ["Ana", "Ben", "Chloé"], in_play, ["stop", "non", "stop", "oui"])
     session.journal = journal
     narration = plan(session.script.announce, session.in_play, minutes=3)
@@ -248,7 +269,7 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
     assert clock.now() - start < 60
     _, events, _ = read_journal(path)
     # the heartbeat may note the debate's time (every real second) whatever the fake clock says
-    assert [e["type"] for e in events if e["type"] != "tick"] == ["stop"]
+    assert [e for e in events if not isinstance(e, ev.Tick)] == [ev.Stop()]
     assert not finished(events)
     assert progress(events).stage == "night"  # not « done »: `narrator resume` goes on
 
@@ -288,7 +309,7 @@ def test_a_resumed_night_restarts_at_the_call_it_was_in() -> None:
     said = [line for _, line, _ in speaker.heard]
     assert said[0] == "hermione_wake" and "mangemorts_wake" not in said
     assert said[-1] == "discussion_start*"
-    assert session.events == [{"type": "night_done"}]
+    assert session.events == [ev.NightDone()]
 
 
 def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
@@ -305,41 +326,39 @@ def test_progress_replays_the_journal() -> None:
     from narrator.table.onenight.progress import progress
 
     events = [
-        {"type": "tick", "phase": "night", "at": 12.5},
-        {"type": "night_done"},
-        {"type": "tick", "phase": "debate", "left": 200.0},
-        {"type": "more_time", "seconds": 60},
-        {"type": "start_vote"},
-        {"type": "vote_input", "command": {"command": "vote", "voter": "Ana", "target": "Ben"}},
-        {"type": "vote_input", "command": {"command": "tally", "target": "Ben", "count": 2}},
-        {"type": "undo"},  # takes back the tally
+        ev.Tick("night", at=12.5),
+        ev.NightDone(),
+        ev.Tick("debate", left=200.0),
+        ev.MoreTime(60),
+        ev.DebateOver(1, early=True),
+        ev.VoteInput("Ana", "Ben"),
+        ev.VoteInput(target="Ben", count=2),
+        ev.Undo(),  # takes back the tally
     ]
     state = progress(events)
     assert state.stage == "vote" and state.debate_left == 260.0 and state.night_at == 12.5
     assert [c.to_json() for c in state.inputs] == [{"command": "vote", "voter": "Ana", "target": "Ben"}]
-    state = progress(events + [{"type": "votes_again"}, {"type": "vote", "counts": {"Ben": 3}, "pointing": {}}])
+    state = progress(events + [ev.VotesAgain(), ev.Vote({"Ben": 3}, {})])
     assert state.stage == "cards" and state.inputs == [] and state.vote.counts == {"Ben": 3}
-    confirmed = events + [{"type": "vote", "counts": {"Ben": 1}, "pointing": {"Ana": "Ben"}}]
+    confirmed = events + [ev.Vote({"Ben": 1}, {"Ana": "Ben"})]
     assert progress(confirmed).stage == "cards"
-    back = progress(confirmed + [{"type": "undo"}])  # « annule » after the read-back: the vote is asked again
+    back = progress(confirmed + [ev.Undo()])  # « annule » after the read-back: the vote is asked again
     assert back.stage == "vote" and back.vote is None and len(back.inputs) == 1
-    state = progress(
-        [{"type": "cards", "cards": {"Ana": "eleve"}}, {"type": "pointing", "player": "Ana", "target": None}]
-    )
+    state = progress([ev.Cards({"Ana": "eleve"}), ev.Pointing("Ana", None)])
     assert state.stage == "verdict" and state.cards_confirmed and state.pointing == {"Ana": None}
 
 
 def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> None:
     from narrator.table.journal import Journal, read_journal
 
-    header = {"family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"], "cards": [], "voice": "fr"}
+    header = {"family": "onenight", "game": "poudlard", "script": "", "players": ["Ana"], "in_play": [], "voice": "fr"}
     journal = Journal.create(header, tmp_path / "j.jsonl")
-    journal.append({"type": "night_done"})
+    journal.append(ev.NightDone())
     journal.close()
     with open(tmp_path / "j.jsonl", "a", encoding="utf-8") as f:
         f.write('{"type": "vote_in')  # the power went off mid-line
     header, events, warnings = read_journal(tmp_path / "j.jsonl")
-    assert header["game"] == "poudlard" and [e["type"] for e in events] == ["night_done"]
+    assert header["game"] == "poudlard" and events == [ev.NightDone()]
     assert warnings == [
         f"{tmp_path / 'j.jsonl'}:3: ligne coupée (arrêt brutal pendant l'écriture) : le journal est lu jusqu'à la ligne 2."
     ]
@@ -466,7 +485,6 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
 def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
     # « deux votes blancs »: two of the four votes went to nobody; they are read back, journaled as a
     # tally with no target, and never counted against a player
-    from narrator.table import events as ev
 
     in_play = ["mangemort", "eleve", "eleve", "eleve", "harry", "ron", "luna"]
     players = ["Ana", "Ben", "Chloé", "Dan"]
@@ -478,13 +496,13 @@ def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
     assert blank != prompts.text("tally_blank", count=1)  # forms by number
     summary = prompts.join([prompts.text("tally_one", count=2, target="Ben"), blank])
     assert prompts.text("read_back", summary=summary) in [t for _, _, t in speaker.heard]
-    said = [e for e in session.events if e["type"] == "vote_input"]
-    assert said[0] == {"type": "vote_input", "command": {"command": "tally", "target": None, "count": 2}}
+    said = [e for e in session.events if isinstance(e, ev.VoteInput)]
+    assert said[0] == ev.VoteInput(target=None, count=2)
     for event in session.events:
-        ev.check(event)  # a blank tally passes the journal's check
+        assert ev.check(ev.to_json(event)) == event  # a blank tally passes the journal's check
 
     # resumed after the first input: the blank votes are held and count toward the four
-    held = progress([{"type": "night_done"}, {"type": "start_vote"}, said[0]]).inputs
+    held = progress([ev.NightDone(), ev.DebateOver(1, early=True), said[0]]).inputs
     again, speaker, _ = table("poudlard", players, in_play, ["ben deux voix", "oui"])
     vote = again.collect_vote(held)
     texts = [t for _, _, t in speaker.heard]

@@ -25,14 +25,18 @@ from narrator.listen.simple_ears import ScriptedEar
 from narrator.rules.classic import Options
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import random_record
+from narrator.rules.phase import PhaseId
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.classic.operator import OperatorUndo
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal
 from narrator.table.voice import Voice
+
+NIGHT_1 = PhaseId("night", 1)
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus"]
 DEAL = ["loup", "loup", "voyante", "sorciere", "chasseur", "cupidon", "petite_fille"]
@@ -450,40 +454,40 @@ def test_the_operator_types_a_number_or_a_name_and_entree_for_nothing() -> None:
         "voyante", Kind.PLAYER, "la voyante Cleo se réveille", "un joueur", forced=False, choices=("Ana", "Chloé")
     )
     operator, screen = keyboard("2", "chloe", "", "Zorro")
-    assert operator.answer(ask, "nuit 1") == "Chloé"
-    assert operator.answer(ask, "nuit 1") == "Chloé"  # accents and case do not matter
-    assert operator.answer(ask, "nuit 1") is None  # Entrée: the power is not used
-    assert operator.answer(ask, "nuit 1") == "Zorro"  # the record's check refuses it, and the table asks again
+    assert operator.answer(ask, NIGHT_1) == "Chloé"
+    assert operator.answer(ask, NIGHT_1) == "Chloé"  # accents and case do not matter
+    assert operator.answer(ask, NIGHT_1) is None  # Entrée: the power is not used
+    assert operator.answer(ask, NIGHT_1) == "Zorro"  # the record's check refuses it, and the table asks again
     assert "[opérateur] Choix : 1 Ana, 2 Chloé." in screen.getvalue()
 
 
 def test_a_forced_choice_is_asked_until_given() -> None:
     ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
     operator, screen = keyboard("", "ben")
-    assert operator.answer(ask, "nuit 1") == "Ben"
+    assert operator.answer(ask, NIGHT_1) == "Ben"
     assert "Une réponse est obligatoire." in screen.getvalue()
 
 
 def test_the_witch_the_little_girl_and_cupidon_have_their_forms() -> None:
     potions = Ask("sorciere", Kind.POTIONS, "la sorcière", "…", forced=False, choices=("Ana", "Ben"), heal="Eva")
     operator, screen = keyboard("peut-être", "o", "2")
-    assert operator.answer(potions, "nuit 1") == {"heal": True, "poison": "Ben"}
+    assert operator.answer(potions, NIGHT_1) == {"heal": True, "poison": "Ben"}
     assert "Répondez o ou n." in screen.getvalue()
     spy = Ask("petite_fille", Kind.SPY, "la petite fille", "…", forced=False)
     operator, _ = keyboard("o", "n")
-    assert operator.answer(spy, "nuit 1") == {"spied": True, "caught": False}
+    assert operator.answer(spy, NIGHT_1) == {"spied": True, "caught": False}
     operator, _ = keyboard("n")
-    assert operator.answer(spy, "nuit 1") == {"spied": False, "caught": False}
+    assert operator.answer(spy, NIGHT_1) == {"spied": False, "caught": False}
     pair = Ask("cupidon", Kind.PAIR, "Cupidon", "…", choices=("Ana", "Ben", "Cleo"))
     operator, _ = keyboard("1", "Cleo")
-    assert operator.answer(pair, "nuit 1") == ["Ana", "Cleo"]
+    assert operator.answer(pair, NIGHT_1) == ["Ana", "Cleo"]
 
 
 def test_input_ending_on_the_operators_screen_is_end_of_file() -> None:
     ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
     operator, _ = keyboard()
     with pytest.raises(EOFError):
-        operator.answer(ask, "nuit 1")
+        operator.answer(ask, NIGHT_1)
 
 
 def test_rappelle_les_personnages_lists_the_cards_in_play() -> None:
@@ -549,9 +553,9 @@ def test_the_operator_forms_of_003s_characters() -> None:
         count=2,
     )
     operator, _ = keyboard("1, cleo")
-    assert operator.answer(flute, "nuit 1") == ["Ana", "Cleo"]
+    assert operator.answer(flute, NIGHT_1) == ["Ana", "Cleo"]
     operator, _ = keyboard("ana ben")
-    assert operator.answer(flute, "nuit 1") == ["Ana", "Ben"]
+    assert operator.answer(flute, NIGHT_1) == ["Ana", "Ben"]
     thief = Ask(
         "voleur",
         Kind.OPTION,
@@ -562,14 +566,14 @@ def test_the_operator_forms_of_003s_characters() -> None:
         field="take",
     )
     operator, screen = keyboard("3", "2")
-    assert operator.answer(thief, "nuit 1") == 1
+    assert operator.answer(thief, NIGHT_1) == 1
     assert "[opérateur] Choix : 1 loup-garou, 2 voyante." in screen.getvalue()
     assert "Un numéro de 1 à 2." in screen.getvalue()
     operator, _ = keyboard("")
-    assert operator.answer(thief, "nuit 1") is None
+    assert operator.answer(thief, NIGHT_1) is None
     infect = Ask("infect", Kind.YES_NO, "l'infect père des loups", "infecter la victime", forced=False)
     operator, screen = keyboard("o")
-    assert operator.answer(infect, "nuit 1") is True
+    assert operator.answer(infect, NIGHT_1) is True
     assert "Infecter la victime ? (o/n)" in screen.getvalue()
 
 
@@ -614,7 +618,7 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     session, _, operator = classic_table(NIGHTS, VOICES[:at], journal)
     with pytest.raises(EOFError):
         session.run()
-    journal.append({"type": "tick", "phase": "debate", "left": 42.0})  # the heartbeat's last beat
+    journal.append(ev.Tick("debate", left=42.0))  # the heartbeat's last beat
     journal.close()
     _, events, _ = read_journal(path)
     journal, _ = Journal.resume(path)
@@ -640,7 +644,7 @@ def test_help_says_what_the_classic_table_understands() -> None:
 def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice() -> None:
     class Correcting(ScriptedOperator):
         def answer(self, ask, phase):
-            if (phase, ask.key) == ("nuit 1", "petite_fille") and not self.corrected:
+            if (phase, ask.key) == (NIGHT_1, "petite_fille") and not self.corrected:
                 self.corrected = True
                 raise OperatorUndo()  # « annule » typed in the wolves' call: the voyante's entry again
             return super().answer(ask, phase)
@@ -667,7 +671,7 @@ def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice
 def test_the_operator_cannot_take_back_what_the_table_said() -> None:
     class Eager(ScriptedOperator):
         def answer(self, ask, phase):
-            if phase == "nuit 1" and ask.key == "cupidon" and not self.tried:
+            if phase == NIGHT_1 and ask.key == "cupidon" and not self.tried:
                 self.tried = True
                 raise OperatorUndo()  # nothing entered yet this night
             return super().answer(ask, phase)
@@ -684,28 +688,28 @@ def test_annule_on_the_operators_keyboard() -> None:
     ask = Ask("loup", Kind.PLAYER, "les loups-garous se réveillent", "la victime", choices=("Ana", "Ben"))
     operator, screen = keyboard("annule")
     with pytest.raises(OperatorUndo):
-        operator.answer(ask, "nuit 1")
+        operator.answer(ask, NIGHT_1)
     assert "« annule » reprend votre choix précédent" in screen.getvalue()
 
 
 def test_annule_at_a_questions_second_part_takes_back_its_first_part_and_says_so() -> None:
     lovers = Ask("cupidon", Kind.PAIR, "Cupidon se réveille", "les amoureux", choices=("Ana", "Ben", "Cleo"))
     operator, screen = keyboard("Ana", "annule", "Ben", "Cleo")
-    assert operator.answer(lovers, "nuit 1") == ["Ben", "Cleo"]
+    assert operator.answer(lovers, NIGHT_1) == ["Ben", "Cleo"]
     shown = screen.getvalue()
     assert "Rien à annuler" not in shown
     assert "> [opérateur] Annulé : premier des deux, Ana ; à nouveau.\n" in shown
     assert shown.count("premier des deux (numéro ou nom) > ") == 2
     potions = Ask("sorciere", Kind.POTIONS, "la sorcière se réveille", "", choices=("Ana", "Ben"), heal="Cleo")
     operator, screen = keyboard("o", "annule", "n", "2")
-    assert operator.answer(potions, "nuit 1") == {"heal": False, "poison": "Ben"}
+    assert operator.answer(potions, NIGHT_1) == {"heal": False, "poison": "Ben"}
     shown = screen.getvalue()
     assert "> [opérateur] Annulé : la potion de vie, oui ; à nouveau.\n" in shown
     assert shown.count("Potion de vie pour Cleo") == 2
     # at a question's first part, « annule » is the previous question's, as before
     operator, _ = keyboard("annule")
     with pytest.raises(OperatorUndo):
-        operator.answer(potions, "nuit 1")
+        operator.answer(potions, NIGHT_1)
 
 
 def test_narrator_render_thiercelieux_writes_the_first_night(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from test_table_classic import classic_table
 from narrator.app.family import resolve_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.classic.session import ClassicSession
 from narrator.table.host import Stopped
 from narrator.table.journal import Journal, JournalError, finished, read_journal
@@ -190,8 +191,8 @@ def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the
     read_back = next(t for t in texts if t.startswith("J'ai compris"))
     assert "Ben vote contre Cleo" in read_back
     assert any(s.startswith("Ben vote contre Cleo, son amour") for s in session.operator.shown)
-    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
-    assert votes["value"]["Ben"] == "Cleo"  # counted as said
+    votes = next(e for e in session.events if isinstance(e, ev.Answer) and e.key == "votes")
+    assert votes.value["Ben"] == "Cleo"  # counted as said
     assert "Le village élimine Dan, qui était sorcière." in texts
 
 
@@ -209,8 +210,8 @@ def test_a_lovers_ballot_against_the_beloved_counts_so_the_tie_keeps_the_secret(
     assert "Égalité entre Ben et Eva, avec 2 voix." in texts
     assert not any("le plus de voix" in t or "Le village élimine" in t or "son amour" in t for t in texts)
     assert any(s.startswith("Cleo vote contre Ben, son amour") for s in session.operator.shown)
-    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
-    assert votes["value"] == {"Ana": "Ben", "Ben": "Eva", "Cleo": "Ben", "Eva": "Eva"}
+    votes = next(e for e in session.events if isinstance(e, ev.Answer) and e.key == "votes")
+    assert votes.value == {"Ana": "Ben", "Ben": "Eva", "Cleo": "Ben", "Eva": "Eva"}
     # the game as a record: `narrator resolve` hears the same tie
     record = session.record()
     record["phases"][-1]["day"]["revote"] = {"Ana": "Ben", "Ben": "Eva", "Cleo": "Eva", "Eva": "Ben"}
@@ -316,5 +317,5 @@ def test_a_changed_ballot_is_said_and_replaces_the_first() -> None:
     assert texts[at - 1] == prompts.text("votes_so_far", count=1, total=7)
     assert texts[at + 1] == prompts.text("votes_so_far", count=2, total=7)  # Ben's first ballot, not Ana's again
     assert "Ben change son vote : contre personne." in texts
-    votes = next(e for e in session.events if e["type"] == "answer" and e["key"] == "votes")
-    assert votes["value"]["Ana"] == "Fay" and votes["value"]["Ben"] is None
+    votes = next(e for e in session.events if isinstance(e, ev.Answer) and e.key == "votes")
+    assert votes.value["Ana"] == "Fay" and votes.value["Ben"] is None

@@ -27,6 +27,7 @@ from narrator.script.games import CLASSIC
 from narrator.table.classic.operator import KeyboardOperator
 from narrator.table.classic.session import ClassicSession
 from narrator.table.classic.setup import check_deal
+from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.setup import SetupError
 from narrator.table.voice import to_items
@@ -61,7 +62,7 @@ class ClassicTable:
     def voice(self, options: Options) -> Renderer:
         return renderer(options.voice)
 
-    def play(self, options: Options, journal: Journal, events: list[dict] | None, io: Io, voice: Renderer) -> int:
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         record = self.record
         parser = Parser(GAME, record.players)
         host = host_arguments(

@@ -33,6 +33,7 @@ from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
 from narrator.script.onenight.script import load_script
 from narrator.script.prompts import load_prompts
+from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.onenight.session import Session
 from narrator.table.onenight.setup import Table, build_table
@@ -58,7 +59,7 @@ class OneNightTable:
 
     def header(self) -> dict[str, object]:
         return {
-            "cards": self.table.roles,
+            "in_play": self.table.roles,
             "minutes": self.table.narration.minutes,
             "legend": self.table.legend,
         }
@@ -73,7 +74,7 @@ class OneNightTable:
             raise SetupError(str(exc)) from None
         return voice
 
-    def play(self, options: Options, journal: Journal, events: list[dict] | None, io: Io, voice: Renderer) -> int:
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         table = self.table
         parser = Parser(self.game, table.players)
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
@@ -124,7 +125,7 @@ class OneNight:
         table = build_table(
             header["game"],
             list(header["players"]),
-            list(header["cards"]),
+            list(header["in_play"]),
             None,
             header["minutes"],
             legend=header["legend"],

@@ -14,7 +14,9 @@ from typing import Any
 
 from narrator.listen.ear import Heard
 from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.phase import PhaseId
 from narrator.table.classic.operator import typed_as
+from narrator.table.classic.replay import debated
 
 Speak = Callable[[str, str, Sequence[str], float], str | None]  # (who, words, phrases, timeout) -> heard text
 
@@ -24,7 +26,7 @@ class RecordOperator:
 
     def __init__(self, record: dict, show: Callable[[str], None] | None = None) -> None:
         self.phases = _phases(record)
-        self.seen: dict[tuple[str, str], int] = {}
+        self.seen: dict[tuple[PhaseId, str], int] = {}
         self.shown: list[str] = []
         self._show = show
 
@@ -33,10 +35,10 @@ class RecordOperator:
         if self._show is not None:
             self._show(text)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
         value = answer_of(self.phases, self.seen, ask, phase)
         if self._show is not None:
-            self._show(f"{phase} : {ask.context} — entré : {typed_as(value)}")
+            self._show(f"{phase.label} : {ask.context} — entré : {typed_as(value)}")
         return value
 
 
@@ -50,7 +52,7 @@ class RecordVoices:
         self.phases = _phases(record)
         self.session: Any = None
         self.speak = speak
-        self.seen: dict[tuple[str, str], int] = {}
+        self.seen: dict[tuple[PhaseId, str], int] = {}
         self.queue: list[tuple[str, str]] = []
         self.for_ask: object = None
 
@@ -64,12 +66,11 @@ class RecordVoices:
         ask = session.asking
         # who speaks: the player the question is for, else one who may answer it (alive)
         who = ask.who or (ask.ballots[0][0] if ask.ballots else ask.choices[0] if ask.choices else session.players[0])
-        debated = {e["day"] for e in session.events if e["type"] == "debate_over"}
-        if ask.key == "votes" and session.number not in debated:
+        if ask.key == "votes" and session.number not in debated(session.events):
             return who, "on vote"
         if ask is not self.for_ask:
             self.for_ask = ask
-            value = answer_of(self.phases, self.seen, ask, session.label)
+            value = answer_of(self.phases, self.seen, ask, session.phase)
             if ask.kind is Kind.BALLOTS and isinstance(value, dict):
                 self.queue = [(v, f"{v} vote contre {t or 'personne'}") for v, t in value.items()]
             else:
@@ -81,10 +82,9 @@ class RecordVoices:
         """Nothing to release."""
 
 
-def answer_of(phases: list[dict], seen: dict, ask: Ask, phase: str) -> object:
+def answer_of(phases: list[dict], seen: dict, ask: Ask, phase: PhaseId) -> object:
     """The record's answer to `ask`, one answer at a time (one field of a mapping, one of a list)."""
-    kind, number = phase.split()
-    value = phases[(int(number) - 1) * 2 + (kind == "jour")].get(ask.key)
+    value = phases[phase.index].get(ask.key)
     if ask.field:
         value = value.get(ask.field) if isinstance(value, dict) else None
     if ask.many and isinstance(value, list):

@@ -15,6 +15,7 @@ from narrator.rules.errors import RecordError
 from narrator.rules.names import parse_id
 from narrator.rules.onenight import resolve
 from narrator.rules.onenight.record import parse_game
+from narrator.rules.phase import label
 from narrator.script.classic import script as classic
 from narrator.script.onenight.explain import say
 from narrator.script.onenight.script import load_game
@@ -91,8 +92,7 @@ def resolve_classic(raw: Mapping[str, object]) -> dict:
     state = outcome.state
     phases: list[dict[str, object]] = []
     for report in outcome.phases:
-        label = f"{'nuit' if report.kind == 'night' else 'jour'} {report.number}"
-        phase: dict[str, object] = {"phase": label, "dead": list(report.dead)}
+        phase: dict[str, object] = {"phase": label(report.kind, report.number), "dead": list(report.dead)}
         if report.kind == "night":
             phase["learned"] = {p: dict(told) for p, told in report.learned.items()}
         phases.append(phase)

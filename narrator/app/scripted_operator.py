@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from narrator.rules.classic.asks import Ask
+from narrator.rules.phase import PhaseId
 from narrator.table.classic.operator import UNDO, OperatorUndo
 
 
@@ -15,22 +16,22 @@ class ScriptedOperator:
     def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
         self._answers: Iterator[tuple[str, object] | str] = iter(answers)
         self.shown: list[str] = []
-        self.asked: list[tuple[str, str]] = []  # (phase, key) of every question
+        self.asked: list[tuple[str, str]] = []  # (phase's label, key) of every question
 
     def show(self, text: str) -> None:
         self.shown.append(text)
 
-    def answer(self, ask: Ask, phase: str) -> object:
-        self.asked.append((phase, ask.key))
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
+        self.asked.append((phase.label, ask.key))
         try:
             entry = next(self._answers)
         except StopIteration:
-            raise EOFError(f"{phase} : plus de réponse de l'opérateur pour « {ask.key} »") from None
+            raise EOFError(f"{phase.label} : plus de réponse de l'opérateur pour « {ask.key} »") from None
         if isinstance(entry, str):  # the bare word: « annule »
             if entry in UNDO:
                 raise OperatorUndo()
-            raise EOFError(f"{phase} : l'opérateur tape « {entry} », la partie demande « {ask.key} »")
+            raise EOFError(f"{phase.label} : l'opérateur tape « {entry} », la partie demande « {ask.key} »")
         key, value = entry
         if key != ask.key:
-            raise EOFError(f"{phase} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
+            raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
         return value

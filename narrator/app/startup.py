@@ -20,6 +20,7 @@ from narrator.listen.vosk_ear import VoskEar, open_ear
 from narrator.resources import data_dir, french_reason
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.table.clock import Clock, FakeClock, RealClock
+from narrator.table.events import Event
 from narrator.table.host import Parser, Stopped
 from narrator.table.journal import Journal, JournalError, fingerprint
 from narrator.table.settings import load_settings, save_settings
@@ -88,7 +89,7 @@ class TableGame(Protocol):
         """The narrator's voice made ready; `SetupError` for a voice that cannot speak."""
         ...
 
-    def play(self, options: Options, journal: Journal, events: list[dict] | None, io: Io, voice: Renderer) -> int:
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         """The session at the table, from the start or from the journal's `events`, under `guarded`."""
         ...
 
@@ -204,7 +205,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
     return table.play(options, journal, None, io, voice)
 
 
-def go_on(table: TableGame, header: dict, options: Options, journal: Journal, events: list[dict]) -> int:
+def go_on(table: TableGame, header: dict, options: Options, journal: Journal, events: list[Event]) -> int:
     """A journaled game, its table rebuilt from `header`, played on from its `events`."""
     try:
         if header.get("script") != script_version(table.game):

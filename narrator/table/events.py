@@ -3,16 +3,17 @@
 A journal (journal.py) is a JSON Lines file: a header (`type: game`), then one event a line. Each
 line is an envelope — its `type`, its own `line` number in the file (events only: a line copied,
 moved or dropped is seen) and the time it was written (`at_time`) — around the event's fields.
-`Journal.append` checks every event with `check` before writing it; `read_journal` checks every
-line it reads with the same `check`, so a missing field, a wrong type or an unknown event is one
-French sentence, never a traceback, and an event the program writes is one it can read back.
+`Journal.append` takes an event and writes `to_json` of it, checked with `check`; `read_journal`
+gives back the events `check` makes of each line, so a missing field, a wrong type or an unknown
+event is one French sentence, never a traceback, and an event the program writes is one it reads back.
 
 Adding an event type is one change, here: a frozen dataclass with its fields typed (str, int,
-float, bool, None, `list[...]`, `dict[str, ...]`, a union of those, or `Json` for any JSON value),
-decorated with `@event("its_type")`. A field with a default may be left out of the line. A check
-across fields goes in the class's `check(self)`, which returns a French problem or None.
-Changing an event's shape bumps `VERSION` and adds a step to `MIGRATIONS` that turns a line of the
-previous version into one of the new (docs/journal.md tells each version's changes).
+float, bool, None, `list[...]`, `dict[str, ...]`, a union of those, a frozen dataclass of those
+such as `PhaseId`, or `Json` for any JSON value), decorated with `@event("its_type")`. A field with
+a default may be left out of the line. A check across fields goes in the class's `check(self)`,
+which returns a French problem or None.
+Changing an event's shape bumps `VERSION` and adds a step to `MIGRATIONS` that turns the lines of the
+previous version into those of the new (docs/journal.md tells each version's changes).
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, Union, cast
+from typing import Any, ClassVar, TypeGuard, TypeVar, Union
 
-from narrator.listen.commands import FIELDS
+from narrator.listen.commands import Command
+from narrator.rules.phase import KINDS, PhaseId
 from narrator.script.games import CLASSIC, family_of
 
-VERSION = 2  # 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`
+# 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`; 3: one ballot
+# shape, one debate end, the phase as data, the header's `in_play`
+VERSION = 3
 
 Json = Any  # any JSON value: an answer as a game record holds it
 
@@ -41,6 +45,7 @@ EVENTS: dict[str, type[Event]] = {}  # `type` -> its dataclass
 ENVELOPE = ("type", "line", "at_time")  # what the journal writes around every event (journal.py)
 
 
+@dataclass(frozen=True)
 class Event:
     """What every event has: its `type` (the class's `kind`); `check` looks across its fields."""
 
@@ -48,6 +53,11 @@ class Event:
 
     def check(self) -> str | None:
         return None
+
+    @property
+    def by_table(self) -> bool:
+        """Whether the table said it (an input « annule » may take back, if its family's rule lists it)."""
+        return True
 
 
 E = TypeVar("E", bound=type[Event])
@@ -71,9 +81,9 @@ def event(kind: str) -> Callable[[E], E]:
 @dataclass(frozen=True)
 class Game(Event):
     """The header: what a game is played with. `family` says which of the two shapes it has:
-    `onenight` (onuw, poudlard: `cards` in play, dealt and center) or `classic` (thiercelieux: each
-    seat's card in `deal`, the game's `options`, the voleur's or comédien's `extra` cards, the
-    sectaire's `groups`)."""
+    `onenight` (onuw, poudlard: the cards `in_play`, dealt and center, which is where unknown) or
+    `classic` (thiercelieux: each seat's card in `deal`, the game's `options`, the voleur's or
+    comédien's `extra` cards, the sectaire's `groups`)."""
 
     version: int
     family: str
@@ -83,7 +93,7 @@ class Game(Event):
     voice: str
     seed: int | None = None
     minutes: int | None = None  # the debate's length; None: the script's
-    cards: list[str] | None = None  # onenight
+    in_play: list[str] | None = None  # onenight
     legend: bool = True  # onenight: whether the characters' legend is read
     deal: list[str] | None = None  # classic
     options: dict[str, bool] | None = None  # classic
@@ -96,11 +106,11 @@ class Game(Event):
         if not self.players or len(set(self.players)) != len(self.players):
             return "« players » : attendu : des noms, chacun une fois"
         if self.family == "onenight":
-            if self.cards is None or self.deal is not None or self.options is not None:
-                return "« onenight » : attendu : « cards », sans « deal » ni « options »"
+            if self.in_play is None or self.deal is not None or self.options is not None:
+                return "« onenight » : attendu : « in_play », sans « deal » ni « options »"
         elif self.family == "classic":
-            if self.deal is None or self.options is None or self.cards is not None:
-                return "« classic » : attendu : « deal » et « options », sans « cards »"
+            if self.deal is None or self.options is None or self.in_play is not None:
+                return "« classic » : attendu : « deal » et « options », sans « in_play »"
             if len(self.deal) != len(self.players):
                 return f"« deal » : attendu : une carte par joueur ({len(self.players)}) ; trouvé : {len(self.deal)}"
             if set(self.groups) - set(self.players):
@@ -149,22 +159,21 @@ class Setting(Event):
     command: str
 
 
-@event("night_done")
+@event("debate_over")
 @dataclass(frozen=True)
-class NightDone(Event):
-    """The night's audio was heard to its end."""
+class DebateOver(Event):
+    """Day `day`'s debate is over: its time ran out, or the table said « on vote » (`early`). It is not
+    held again on resume. One-night games have one day."""
 
+    day: int
+    early: bool = False
 
-@event("debate_done")
-@dataclass(frozen=True)
-class DebateDone(Event):
-    """The debate's time ran out."""
+    def check(self) -> str | None:
+        return None if self.day >= 1 else f"« day » : attendu : 1 ou plus ; trouvé : {self.day}"
 
-
-@event("start_vote")
-@dataclass(frozen=True)
-class StartVote(Event):
-    """« on vote »: the debate ends early."""
+    @property
+    def by_table(self) -> bool:
+        return self.early  # the time running out is nobody's input
 
 
 @event("pause")
@@ -188,7 +197,7 @@ class Stop(Event):
 @event("undo")
 @dataclass(frozen=True)
 class Undo(Event):
-    """« annule »: the latest input left is taken back (each family says which inputs count)."""
+    """« annule »: the latest input left is taken back (each family's `UndoRule` says which count)."""
 
 
 @event("votes_again")
@@ -200,22 +209,30 @@ class VotesAgain(Event):
 @event("vote_input")
 @dataclass(frozen=True)
 class VoteInput(Event):
-    """One ballot said, not yet confirmed. One-night: the understood `command` (a `vote` or a
-    `tally`, as `Command.to_json` gives it; a tally's target null: blank votes); classic: `voter`
-    and `target` (None: nobody)."""
+    """One input of a vote, said, not yet confirmed: a ballot, `voter` against `target` (None: nobody);
+    or, one-night, a tally: `count` votes for `target` (None: blank votes, counted for no player)."""
 
-    command: dict[str, Json] | None = None
     voter: str | None = None
     target: str | None = None
+    count: int | None = None
 
     def check(self) -> str | None:
-        if self.command is not None:
-            if self.voter is not None or self.target is not None:
-                return "attendu : « command », ou « voter » et « target »"
-            return _command_problem(self.command)
-        if self.voter is None:
-            return "attendu : « command », ou « voter » et « target »"
+        if (self.voter is None) == (self.count is None):
+            return "attendu : « voter » (un bulletin) ou « count » (un décompte), l'un des deux"
+        if self.count is not None and self.count < 0:
+            return f"« count » : attendu : 0 ou plus ; trouvé : {self.count}"
         return None
+
+    @classmethod
+    def of(cls, command: Command) -> VoteInput:
+        """A `vote` or `tally` command as the journal holds it."""
+        return cls(voter=command.voter, target=command.target, count=command.count)
+
+    def command(self) -> Command:
+        """The command it was heard as."""
+        if self.voter is not None:
+            return Command("vote", voter=self.voter, target=self.target)
+        return Command("tally", target=self.target, count=self.count)
 
 
 @event("outcome")
@@ -229,6 +246,12 @@ class Outcome(Event):
 
 
 # -- one-night -----------------------------------------------------------------------------------
+
+
+@event("night_done")
+@dataclass(frozen=True)
+class NightDone(Event):
+    """The night's audio was heard to its end."""
 
 
 @event("vote")
@@ -272,11 +295,11 @@ class Pointing(Event):
 @event("answer")
 @dataclass(frozen=True)
 class Answer(Event):
-    """One answer to the engine's question `key` in `phase` (« nuit 1 », « jour 2 »), in the shape a
-    game record holds it: the whole `value`, one `field` of the key's mapping, or one of a list (`many`).
-    `by`: operator, voice or rules (the only answer left)."""
+    """One answer to the engine's question `key` in `phase`, in the shape a game record holds it: the
+    whole `value`, one `field` of the key's mapping, or one of a list (`many`). `by`: operator, voice or
+    rules (the only answer left)."""
 
-    phase: str
+    phase: PhaseId
     key: str
     value: Json
     by: str
@@ -284,20 +307,11 @@ class Answer(Event):
     field: str = ""
 
     def check(self) -> str | None:
-        kind, _, number = self.phase.partition(" ")
-        if kind not in ("nuit", "jour") or not number.isdigit() or int(number) < 1:
-            return f"« phase » : attendu : « nuit N » ou « jour N » ; trouvé : {self.phase}"
+        if self.phase.kind not in KINDS or self.phase.number < 1:
+            return f"« phase » : attendu : night ou day, et un numéro de 1 ou plus ; trouvé : {self.phase}"
         if self.by not in ("operator", "voice", "rules"):
             return f"« by » : attendu : operator, voice ou rules ; trouvé : {self.by}"
         return None
-
-
-@event("debate_over")
-@dataclass(frozen=True)
-class DebateOver(Event):
-    """The day's debate is over (by time or « on vote »): it is not held again on resume."""
-
-    day: int
 
 
 @event("said")
@@ -305,7 +319,7 @@ class DebateOver(Event):
 class Said(Event):
     """The table has heard `lines` lines of the night and of the engine's public sentences, counted from
     the game's start; written before the last of them is said. A resumed or undone game says none of
-    them again (classic.py)."""
+    them again (classic/session.py)."""
 
     lines: int
 
@@ -316,23 +330,6 @@ class Said(Event):
 # -- checking ------------------------------------------------------------------------------------
 
 
-def _command_problem(command: dict[str, Json]) -> str | None:
-    """A one-night ballot as `Command.to_json` writes it."""
-    name = command.get("command")
-    if name not in ("vote", "tally"):
-        return f"« command » : attendu : vote ou tally ; trouvé : {_shown(name)}"
-    expected = {"command", *FIELDS[name]}
-    if set(command) != expected:
-        return f"« command » : attendu : les champs {', '.join(sorted(expected))}"
-    if name == "vote":
-        if not isinstance(command["voter"], str) or not isinstance(command["target"], (str, type(None))):
-            return "« command » : attendu : « voter » et « target » des noms"
-    elif not isinstance(command["target"], (str, type(None))) or not _is_int(command["count"]) or command["count"] < 0:
-        # target None: blank votes (« deux votes blancs »); 0: « personne contre Dan »
-        return "« command » : attendu : « target » un nom ou null et « count » un entier positif ou nul"
-    return None
-
-
 def check(data: object) -> Event:
     """The event a JSON line holds, checked against its definition; `EventError` (French) if it does not match."""
     if not isinstance(data, dict):
@@ -341,45 +338,62 @@ def check(data: object) -> Event:
     cls = EVENTS.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise EventError(f"type d'événement inconnu : {_shown(kind)}")
-    fields, hints = _definition(cls)
-    unknown = sorted(set(data) - set(fields) - set(ENVELOPE))
-    if unknown:
-        raise EventError(f"« {kind} » : champ inconnu « {unknown[0]} »")
-    values = {}
-    for name, spec in fields.items():
-        if name not in data:
-            if spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
-                raise EventError(f"« {kind} » : champ « {name} » manquant")
-            continue
-        problem = _type_problem(data[name], hints[name])
-        if problem:
-            raise EventError(f"« {kind} » : « {name} » : attendu : {problem} ; trouvé : {_shown(data[name])}")
-        values[name] = data[name]
-    checked = cls(**values)
+    try:
+        checked = _build(cls, {k: v for k, v in data.items() if k not in ENVELOPE})
+    except EventError as exc:
+        raise EventError(f"« {kind} » : {exc}") from None
     problem = checked.check()
     if problem:
         raise EventError(f"« {kind} » : {problem}")
     return checked
 
 
-_DEFINITIONS: dict[str, tuple[dict[str, dataclasses.Field], dict[str, object]]] = {}
+D = TypeVar("D")
 
 
-def _definition(cls: type[Event]) -> tuple[dict[str, dataclasses.Field], dict[str, object]]:
-    """An event class's fields and their types (read once: the journal checks every line with them)."""
-    if cls.kind not in _DEFINITIONS:
-        _DEFINITIONS[cls.kind] = {f.name: f for f in dataclasses.fields(cast(Any, cls))}, typing.get_type_hints(cls)
-    return _DEFINITIONS[cls.kind]
+def _build(cls: type[D], data: dict[str, object]) -> D:
+    """A dataclass made of a JSON object, each field checked against its type; EventError if one is not."""
+    fields, hints = _definition(cls)
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise EventError(f"champ inconnu « {unknown[0]} »")
+    values = {}
+    for name, spec in fields.items():
+        if name not in data:
+            if spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
+                raise EventError(f"champ « {name} » manquant")
+            continue
+        problem = _type_problem(data[name], hints[name])
+        if problem:
+            raise EventError(f"« {name} » : attendu : {problem} ; trouvé : {_shown(data[name])}")
+        value, kind = data[name], hints[name]
+        values[name] = _build(kind, value) if _is_record(kind) and isinstance(value, dict) else value
+    return cls(**values)
+
+
+_DEFINITIONS: dict[type, tuple[dict[str, dataclasses.Field[object]], dict[str, object]]] = {}
+
+
+def _definition(cls: type) -> tuple[dict[str, dataclasses.Field[object]], dict[str, object]]:
+    """A dataclass's fields and their types (read once: the journal checks every line with them)."""
+    if cls not in _DEFINITIONS:
+        _DEFINITIONS[cls] = {f.name: f for f in dataclasses.fields(cls)}, typing.get_type_hints(cls)
+    return _DEFINITIONS[cls]
+
+
+def _is_record(spec: object) -> TypeGuard[type]:
+    """A field whose type is itself a dataclass (a `PhaseId`): a JSON object of its fields."""
+    return isinstance(spec, type) and dataclasses.is_dataclass(spec)
 
 
 def to_json(item: Event) -> dict[str, Json]:
     """An event as its journal line holds it: its type, then its fields (defaults left out)."""
     out: dict[str, Json] = {"type": item.kind}
-    for spec in dataclasses.fields(cast(Any, item)):
+    for spec in dataclasses.fields(item):
         value = getattr(item, spec.name)
         default = spec.default_factory() if spec.default_factory is not dataclasses.MISSING else spec.default
         if value != default or default is dataclasses.MISSING:
-            out[spec.name] = value
+            out[spec.name] = dataclasses.asdict(value) if _is_record(type(value)) else value
     return out
 
 
@@ -420,6 +434,18 @@ def _type_problem(value: object, spec: object) -> str | None:
             return "un objet"
         bad = next((p for p in (_type_problem(v, item) for v in value.values()) if p), None)
         return f"un objet dont chaque valeur est {bad}" if bad else None
+    if origin is typing.Literal:
+        allowed = typing.get_args(spec)
+        return None if value in allowed else " ou ".join(map(str, allowed))
+    if _is_record(spec):
+        fields, hints = _definition(spec)
+        if not isinstance(value, dict) or set(value) != set(fields):
+            return "un objet {" + ", ".join(f"{name}: …" for name in fields) + "}"
+        for name in fields:
+            problem = _type_problem(value[name], hints[name])
+            if problem:
+                return f"un objet dont « {name} » est {problem}"
+        return None
     raise TypeError(f"type de champ non prévu : {spec}")  # a definition above, not a journal, is wrong
 
 
@@ -431,22 +457,71 @@ def _shown(value: object) -> str:
 
 # -- older versions ------------------------------------------------------------------------------
 
+Line = dict[str, Json]  # a journal line as read, envelope included, before it is checked
+Step = Callable[[Line, list[Line]], tuple[Line, list[Line]]]
 
-def _header_v1(header: dict[str, Json]) -> dict[str, Json]:
+
+def _from_v1(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
     """Version 1's header had `roles` for the cards in play (one-night) and each seat's card (classic)."""
     out = {k: v for k, v in header.items() if k != "roles"}
     classic = family_of(header.get("game")) == CLASSIC
     out.update(version=2, family="classic" if classic else "onenight")
     out["deal" if classic else "cards"] = header.get("roles")
-    return out
+    return out, events
 
 
-# version -> what turns a header of that version into one of the next (events are unchanged so far)
-MIGRATIONS: dict[int, Callable[[dict[str, Json]], dict[str, Json]]] = {1: _header_v1}
+def _from_v2(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
+    """Version 2 wrote a one-night ballot as its command (`{"command": "vote", …}`), ended a debate with
+    `debate_done` or `start_vote` (and, classic, a `debate_over` with the day right after), named a phase
+    by its French label (« nuit 2 ») and the one-night header's cards in play `cards`."""
+    out = {k: v for k, v in header.items() if k != "cards"}
+    out["version"] = 3
+    if "cards" in header:
+        out["in_play"] = header["cards"]
+    classic = header.get("family") == "classic"
+    lines: list[Line] = []
+    for index, line in enumerate(events):
+        kind = line.get("type")
+        if kind in ("debate_done", "start_vote"):
+            day = _classic_day(events, index) if classic else 1
+            if day is not None:  # else the game stopped before the day was written: the debate goes on
+                lines.append({**line, "type": "debate_over", "day": day, "early": kind == "start_vote"})
+        elif kind == "debate_over" and classic:
+            continue  # said by the line before
+        elif kind == "vote_input" and isinstance(line.get("command"), dict):
+            said = {k: v for k, v in line["command"].items() if k != "command"}
+            lines.append({**{k: v for k, v in line.items() if k != "command"}, **said})
+        elif kind == "answer" and isinstance(line.get("phase"), str):
+            name, _, number = line["phase"].partition(" ")  # the old label, read here only
+            phase = {"kind": {"nuit": "night", "jour": "day"}.get(name, name), "number": _number(number)}
+            lines.append({**line, "phase": phase})
+        else:
+            lines.append(line)
+    return out, lines
 
 
-def migrate_header(header: dict[str, Json]) -> dict[str, Json]:
-    """A header of an older version brought to `VERSION`; a newer or unknown version is left for `check`."""
+def _classic_day(events: list[Line], index: int) -> Json:
+    """The day of version 2's `debate_over` that followed a classic debate's end (the heartbeat's last
+    ticks between them); None if the game stopped before it."""
+    for line in events[index + 1 :]:
+        if line.get("type") == "debate_over":
+            return line.get("day")
+        if line.get("type") != "tick":
+            return None
+    return None
+
+
+def _number(text: str) -> Json:
+    return int(text) if text.isdigit() else text  # not a number: refused by the check, with its line
+
+
+# version -> what turns a journal of that version (its header, its lines) into one of the next
+MIGRATIONS: dict[int, Step] = {1: _from_v1, 2: _from_v2}
+
+
+def migrate(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
+    """A journal of an older version brought to `VERSION`; a newer or unknown version is left for `check`.
+    Each line keeps its envelope (`line`, `at_time`); a line an older version wrote twice is dropped."""
     while isinstance(header.get("version"), int) and header["version"] in MIGRATIONS:
-        header = MIGRATIONS[header["version"]](header)
-    return header
+        header, events = MIGRATIONS[header["version"]](header, events)
+    return header, events

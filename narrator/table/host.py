@@ -14,6 +14,7 @@ from typing import Protocol
 from narrator.listen.commands import Command
 from narrator.script.line import Line
 from narrator.script.prompts import Prompts
+from narrator.table import events as ev
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.journal import Heartbeat, Journal, JournalError
@@ -50,7 +51,7 @@ class Host:
     listen_s: float = LISTEN_S
     keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
     tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
-    events: list[dict] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.talk = Conversation(
@@ -96,8 +97,8 @@ class Host:
 
     # -- the debate -----------------------------------------------------------------------
 
-    def debate(self, plan: Plan, left: float | None = None) -> None:
-        """The debate's timer: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
+    def debate(self, plan: Plan, left: float | None = None, day: int = 1) -> None:
+        """Day `day`'s debate: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
         left = plan.minutes * 60 if left is None else left
         timer = {"end": self.clock.now() + left}
         reminders = [r for r in plan.reminders if r[0] < left]  # latest first: (seconds left, items)
@@ -111,15 +112,15 @@ class Host:
                         self.voice.play(items)
                     now = self.clock.now()
                 if now >= end:
-                    self._record({"type": "debate_done"})
+                    self._record(ev.DebateOver(day))
                     return
                 next_event = min([end] + [end - r[0] for r in reminders])
                 for command in self.talk.hear("any", min(next_event - now, self.listen_s)) or []:
                     if command.command == "start_vote":
-                        self._record({"type": "start_vote"})
+                        self._record(ev.DebateOver(day, early=True))
                         return
                     if command.command == "more_time" and command.seconds:
-                        self._record({"type": "more_time", "seconds": command.seconds})
+                        self._record(ev.MoreTime(command.seconds))
                         timer["end"] += command.seconds
                         remaining = timer["end"] - self.clock.now()
                         duration = self.prompts.duration
@@ -145,12 +146,12 @@ class Host:
     def _paused(self) -> float:
         """Wait for « reprends »; how long the pause lasted."""
         start = self.clock.now()
-        self._record({"type": "pause"})
+        self._record(ev.Pause())
         self.voice.tell(self.prompts.line("paused"))
         while True:
             for command in self.talk.hear("any", self.listen_s) or []:
                 if command.command == "resume":
-                    self._record({"type": "resume"})
+                    self._record(ev.Resume())
                     return self.clock.now() - start
                 if command.command == "stop":
                     self._stopping()
@@ -161,7 +162,7 @@ class Host:
         process, the game journaled to be resumed; « non » goes on. How long the question took."""
         start, question = self.clock.now(), self.voice.last
         if self.talk.confirm(self.prompts.line("stop_check")):
-            self._record({"type": "stop"})
+            self._record(ev.Stop())
             self.voice.tell(self.prompts.line("stopped"))
             raise Stopped()
         self.voice.tell(self.prompts.line("stop_cancelled"))
@@ -183,7 +184,7 @@ class Host:
             self.voice.repeat()
         elif command.command in SETTINGS:
             if self.tune is not None and self.tune(command.command):
-                self._record({"type": "setting", "command": command.command})
+                self._record(ev.Setting(command.command))
                 self.voice.tell(self.prompts.line(command.command))
             else:
                 self.voice.tell(self.prompts.line("setting_limit"))
@@ -196,11 +197,11 @@ class Host:
             if what is None:
                 self.voice.tell(self.prompts.line("nothing_to_undo"))
                 return
-            self._record({"type": "undo"})
+            self._record(ev.Undo())
             self.voice.tell(self.prompts.line("undone_what", what=what))
             self.take_back()
 
-    def _record(self, event: dict) -> None:
+    def _record(self, event: ev.Event) -> None:
         """Journal an input before it is acted on."""
         self.events.append(event)
         if self.journal is not None:

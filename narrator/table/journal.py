@@ -11,7 +11,9 @@ back and the game goes on where it stopped. What holds, whatever the moment of t
   middle is refused with its number, and `--avant-ligne N` resumes from the lines before it;
 - every line is checked against its event's definition (events.py), the header included, and
   carries its own line number, so a line copied, moved or dropped is refused where it stands;
-- a journal of an older version is migrated on read, and rewritten in the new version on resume.
+- a journal of an older version is migrated on read, and rewritten in the new version on resume
+  (a new file renamed over the old one), so the events a resumed game adds are never mixed with
+  another version's.
 
 The format is described in docs/journal.md.
 """
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narrator.resources import french_reason, user_folder
-from narrator.table.events import VERSION, EventError, check, migrate_header
+from narrator.table.events import VERSION, Event, EventError, Outcome, Tick, check, migrate, to_json
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
 
@@ -166,13 +168,14 @@ class Journal:
             raise
         return cls(path, fd, len(reading.events) + 2), reading
 
-    def append(self, event: dict) -> None:
-        """Check `event` against its definition, then write it as one line, fsynced."""
+    def append(self, event: Event) -> None:
+        """Write `event` as one line, fsynced, once its line is checked against its definition."""
+        line = to_json(event)
         try:
-            check(event)
+            check(line)
         except EventError as exc:  # a bug of the program, not of the table: said, never written
             raise JournalError(f"{self.path} : événement refusé : {exc}") from None
-        self._write(event, numbered=True)
+        self._write(line, numbered=True)
 
     def _write(self, event: dict, numbered: bool) -> None:
         with self._lock:
@@ -218,18 +221,18 @@ class Journal:
 
 @dataclass
 class Reading:
-    """A journal as read: its header and events (checked, migrated; without their envelope's `line`),
-    the warnings to show, and the file's content as it should be if it must be rewritten."""
+    """A journal as read: its header and events (checked, migrated), the warnings to show, and the file's
+    content as it should be if it must be rewritten."""
 
     header: dict
-    events: list[dict]
+    events: list[Event]
     warnings: list[str]
     rewrite: bytes | None = None  # the whole file as it must become (None: it is right as it is)
     dropped: bytes = b""  # what the rewrite takes out, kept in a side file
     dropped_from: int = 0  # the first line it takes out
 
 
-def read_journal(path: Path, before_line: int | None = None) -> tuple[dict, list[dict], list[str]]:
+def read_journal(path: Path, before_line: int | None = None) -> tuple[dict, list[Event], list[str]]:
     """(header, events, warnings), the file left as it is; a cut last line is left out with a warning."""
     path = Path(path)
     try:
@@ -287,41 +290,60 @@ def _parse(path: Path, data: bytes, before_line: int | None) -> Reading:
         warnings.append(
             f"{path}:{before_line}: la partie reprend des {keep} premières lignes ; les suivantes sont écartées."
         )
+
+    def unreadable(number: int, exc: Exception) -> None:
+        """Line `number` cannot be read: refused, or, the last one cut by a crash, left out."""
+        nonlocal keep
+        if number == 1 and (whole > 1 or not tail):
+            raise JournalError(f"{path}:1: en-tête illisible : {exc}") from None
+        if number < whole or not tail:  # a damaged line in the middle: the table decides
+            raise JournalError(
+                f"{path}:{number}: ligne illisible : {exc} ; « narrator resume --avant-ligne {number} {path} » "
+                f"reprend la partie des lignes qui la précèdent"
+            ) from None
+        keep = number - 1  # the last line, cut by a crash
+        warnings.append(
+            f"{path}:{number}: ligne coupée (arrêt brutal pendant l'écriture) : "
+            f"le journal est lu jusqu'à la ligne {keep}."
+        )
+
+    header: dict | None = None
     values: list[dict] = []
-    numbered = True  # version 1 did not number its lines
     for number, raw in enumerate((lines + [tail])[:keep], 1):
         try:
             if number == 1:
-                value = _header(raw)
-                numbered = value["version"] >= 2
-                values.append(migrate_header(value))
-                check(values[0])
+                header = _header(raw)
             else:
-                values.append(_event(raw, number, numbered))
+                values.append(_event(raw, number, header is not None and header["version"] >= 2))
         except (ValueError, EventError) as exc:
-            if number == 1 and (whole > 1 or not tail):
-                raise JournalError(f"{path}:1: en-tête illisible : {exc}") from None
-            if number < whole or not tail:  # a damaged line in the middle: the table decides
-                raise JournalError(
-                    f"{path}:{number}: ligne illisible : {exc} ; « narrator resume --avant-ligne {number} {path} » "
-                    f"reprend la partie des lignes qui la précèdent"
-                ) from None
-            keep = number - 1  # the last line, cut by a crash
-            warnings.append(
-                f"{path}:{number}: ligne coupée (arrêt brutal pendant l'écriture) : "
-                f"le journal est lu jusqu'à la ligne {keep}."
-            )
-    if not values:
+            unreadable(number, exc)
+    old = header["version"] if header is not None else VERSION
+    if header is not None:
+        header, values = migrate(header, values)
+        try:
+            check(header)
+        except EventError as exc:
+            unreadable(1, exc)
+            header = None  # a lone header line, cut
+    if header is None:
         raise JournalError(f"{path} : ce n'est pas un journal de partie de narrator (pas d'en-tête lisible)")
+    events: list[Event] = []
+    kept: list[dict] = []
+    for value in values:
+        try:
+            events.append(check(value))
+            kept.append(value)
+        except EventError as exc:
+            unreadable(value["line"], exc)  # only the last line, cut, gets past this
     if keep == whole and tail:
         warnings.append(f"{path}:{whole}: dernière ligne entière mais sans fin de ligne : gardée.")
-    events = [{k: v for k, v in e.items() if k != "line"} for e in values[1:]]
-    reading = Reading(values[0], events, warnings)
-    if keep < whole or tail or not numbered:
-        if numbered:
+    reading = Reading(header, events, warnings)
+    if keep < whole or tail or old != VERSION:
+        if old == VERSION:
             body = (lines + [tail])[:keep]
-        else:  # an older version: rewritten in this one
-            body = [json.dumps(v, ensure_ascii=False, allow_nan=False).encode("utf-8") for v in values]
+        else:  # an older version: rewritten in this one, its lines numbered anew
+            fresh = [header] + [{**v, "line": n} for n, v in enumerate(kept, 2)]
+            body = [json.dumps(v, ensure_ascii=False, allow_nan=False).encode("utf-8") for v in fresh]
         reading.rewrite = b"".join(b + b"\n" for b in body)
         reading.dropped = data[sum(len(b) + 1 for b in lines[:keep]) :] if keep < whole else b""
         reading.dropped_from = keep + 1
@@ -338,7 +360,8 @@ def _header(raw: bytes) -> dict:
 
 
 def _event(raw: bytes, number: int, numbered: bool) -> dict:
-    """Line `number`, an event: checked against its definition, numbered in order."""
+    """Line `number`, an event: its envelope checked (it stands at its number), its fields checked once
+    migrated (`_parse`)."""
     value = _json(raw)
     if not isinstance(value, dict):
         raise EventError("attendu : un objet JSON")
@@ -352,7 +375,6 @@ def _event(raw: bytes, number: int, numbered: bool) -> dict:
             f"numéro de ligne {value.get('line')!r} ; attendu : {number} "
             "(ligne copiée, déplacée ou venue d'un autre journal)"
         )
-    check(value)
     value["line"] = number
     return value
 
@@ -401,9 +423,9 @@ def _held(path: Path) -> str:
     return f"(« narrator resume {path} » reprend la partie qu'il contient)"
 
 
-def finished(events: list[dict]) -> bool:
+def finished(events: list[Event]) -> bool:
     """Whether the game ended (an outcome). A « stop » is a pause: a stopped game can be resumed."""
-    return any(e["type"] == "outcome" for e in events)
+    return any(isinstance(e, Outcome) for e in events)
 
 
 def last_unfinished(folder: Path | None = None) -> Path | None:
@@ -428,7 +450,9 @@ def last_unfinished(folder: Path | None = None) -> Path | None:
 class Heartbeat:
     """While a long stretch plays, notes every second where the game is, so a resume knows it."""
 
-    def __init__(self, journal: Journal | None, phase: str, where: Callable[[], dict], every_s: float = 1.0) -> None:
+    def __init__(
+        self, journal: Journal | None, phase: str, where: Callable[[], dict[str, float]], every_s: float = 1.0
+    ) -> None:
         self.journal = journal
         self.phase = phase
         self.where = where  # () -> dict, e.g. {"at": 12.5} seconds into the night, {"left": 200}
@@ -452,6 +476,6 @@ class Heartbeat:
         assert journal is not None  # (the thread only runs with a journal)
         while not self._stop.wait(self.every_s):
             try:
-                journal.append({"type": "tick", "phase": self.phase, **self.where()})
+                journal.append(Tick(self.phase, **self.where()))
             except (JournalError, ValueError):
                 return  # the main thread reports journal problems; a heartbeat never crashes the table

@@ -14,6 +14,7 @@ from narrator.rules.classic.record import Phase, Record, RecordDecider
 from narrator.rules.classic.turn import Turn
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
+from narrator.rules.phase import label
 from narrator.rules.reason import Reason
 
 Listener = Callable[[Reason], None]
@@ -61,8 +62,7 @@ def play(rules: Rules, record: Record) -> Outcome:
         if state.winner is not None:
             # formats/game-record.md: "The game ends at the first victory: phases given after it are an error."
             last = reports[-1]
-            label = f"{'nuit' if last.kind == 'night' else 'jour'} {last.number}"
-            expected = f"rien : la partie est finie ({state.winner.value} a gagné, {label})"
+            expected = f"rien : la partie est finie ({state.winner.value} a gagné, {label(last.kind, last.number)})"
             raise RecordError(phase.path[:2], expected, phase.kind)
         decider = RecordDecider(phase)
         before = state

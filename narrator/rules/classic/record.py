@@ -15,6 +15,7 @@ from narrator.rules.classic.asks import Ask, MissingDecision, Potions, Spy, Valu
 from narrator.rules.classic.model import LENDABLE, Camp, Options, Power, Rules
 from narrator.rules.errors import RecordError, missing
 from narrator.rules.names import parse_id, parse_players
+from narrator.rules.phase import label
 
 RECORD_KEYS = ("id", "ruleset", "players", "deal", "options", "phases")
 DAY_KEYS = ("captain", "votes", "tiebreak", "revote")
@@ -35,7 +36,7 @@ class Phase:
 
     @property
     def label(self) -> str:
-        return f"{'nuit' if self.kind == 'night' else 'jour'} {self.number}"
+        return label(self.kind, self.number)
 
 
 @dataclass(frozen=True, slots=True)

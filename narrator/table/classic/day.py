@@ -14,6 +14,7 @@ from narrator.rules.classic.asks import Ask
 from narrator.rules.classic.death import SPARED
 from narrator.script.classic.script import join_names
 from narrator.script.line import Line
+from narrator.table import events as ev
 from narrator.table.onenight.announcer import Plan
 from narrator.table.voice import to_items
 
@@ -99,7 +100,7 @@ class SpokenDay:
                         if problem is not None:
                             self.voice.tell(problem)
                             continue
-                        self._record({"type": "vote_input", "voter": c.voter, "target": c.target})
+                        self._record(ev.VoteInput(c.voter, c.target))
                         if c.voter in ballots and ballots[c.voter] != c.target:
                             self.voice.tell(self.changed_vote(c.voter, c.target))
                         ballots[c.voter] = c.target
@@ -112,7 +113,7 @@ class SpokenDay:
                 if self.talk.confirm(self.prompts.line("read_back", summary=self._ballots_said(said))):
                     return said
                 self.voice.tell(self.prompts.line("votes_again"))
-                self._record({"type": "votes_again"})
+                self._record(ev.VotesAgain())
                 ballots.clear()
                 self._open_ballots = ballots
                 self.voice.ask(Line(ask.key + "*", question))
@@ -165,8 +166,7 @@ class SpokenDay:
             ((r.left, to_items([r.line])) for r in self.narration.reminders if r.left < minutes * 60),
             key=lambda r: -r[0],
         )
-        self.debate(Plan([], [], minutes, reminders, []), left)
-        self._record({"type": "debate_over", "day": self.number})
+        self.debate(Plan([], [], minutes, reminders, []), left, day=self.number)
         self.voice.tell(*self.narration.vote)
 
 

@@ -21,6 +21,7 @@ from typing import Protocol, TextIO
 import yaml
 
 from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.phase import PhaseId
 
 YES = ("o", "oui", "y", "yes")
 UNDO = ("annule", "annuler", "retour")
@@ -37,7 +38,7 @@ NO = ("n", "non", "no")
 
 
 class Operator(Protocol):
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
         """The answer to `ask`, as a record writes it (None: the power is not used)."""
         ...
 
@@ -64,11 +65,11 @@ class KeyboardOperator:
     def show(self, text: str) -> None:
         print(f"[opérateur] {text}", file=self.out, flush=True)
 
-    def answer(self, ask: Ask, phase: str) -> object:
+    def answer(self, ask: Ask, phase: PhaseId) -> object:
         if not self.hinted:
             self.show("À chaque question, « annule » reprend votre choix précédent de la même phase.")
             self.hinted = True
-        self.show(f"{phase} : {ask.context}.")
+        self.show(f"{phase.label} : {ask.context}.")
         if ask.kind is Kind.PLAYER:
             return self._player(ask, ask.plain, ask.choices)
         if ask.kind is Kind.PAIR:

@@ -27,13 +27,15 @@ from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
+from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
 from narrator.script.classic.narration import Call, Narration
 from narrator.script.classic.script import say
 from narrator.script.line import Line, Wait
+from narrator.table import events as ev
 from narrator.table.classic.day import SpokenDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
-from narrator.table.classic.replay import debate_left, hold, inputs, journaled
+from narrator.table.classic.replay import debate_left, debated, heard, hold, inputs, journaled
 from narrator.table.host import Host, Undo
 from narrator.table.voice import to_items
 from narrator.voice import Item
@@ -67,7 +69,7 @@ class ClassicSession(Host, SpokenDay):
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, events: list[dict] | None = None) -> Ending:
+    def run(self, events: list[ev.Event] | None = None) -> Ending:
         """From the start, or from a journal's events; « annule » replays all answers but the last one said
         aloud. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
@@ -88,7 +90,7 @@ class ClassicSession(Host, SpokenDay):
         self._mute = heard(self.events)  # how many of them the table has already heard
         self._replay = deque(answers)
         self._pending = pending
-        self._debated = {e["day"] for e in self.events if e["type"] == "debate_over"}
+        self._debated = debated(self.events)
         self._debate_left = debate_left(self.events)
         record = Record(None, self.players, self.deal, self.options, (), self.extra, self.groups)
         state = start(self.rules, record)
@@ -103,7 +105,8 @@ class ClassicSession(Host, SpokenDay):
     def _phase(self, state: State, kind: str, number: int) -> State:
         self.kind, self.number = kind, number
         self._reached = (number - 1) * 2 + (1 if kind == "night" else 2)  # phases begun, for `record`
-        self.label = f"{'nuit' if kind == 'night' else 'jour'} {number}"
+        self.phase = PhaseId("night" if kind == "night" else "day", number)
+        self.label = self.phase.label  # for the operator's screen and the record's paths
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -117,7 +120,7 @@ class ClassicSession(Host, SpokenDay):
     def _end(self, state: State) -> Ending:
         won = winners(state)
         self._heard(Reason("winners", {"names": won}))
-        self._record({"type": "outcome", "camp": state.winner.value if state.winner else None, "winners": won})
+        self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
         return Ending(state, won, self.record())
 
     def record(self) -> dict[str, Any]:
@@ -126,8 +129,7 @@ class ClassicSession(Host, SpokenDay):
             {"night" if i % 2 == 0 else "day": {}} for i in range(self._reached)
         ]
         for answer in inputs(self.events)[0]:
-            kind, number = ("night", 0) if answer["phase"].startswith("nuit") else ("day", 1)
-            hold(phases[(int(answer["phase"].split()[1]) - 1) * 2 + number][kind], answer)
+            hold(phases[answer.phase.index][answer.phase.kind], answer)
         deal: dict[str, object] = dict(zip(self.players, self.deal))
         if self.extra:
             deal["extra"] = list(self.extra)
@@ -149,14 +151,14 @@ class ClassicSession(Host, SpokenDay):
         in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
             index, event = self._replay.popleft()
-            if (event["phase"], event["key"]) != (self.label, ask.key):
+            if (event.phase, event.key) != (self.phase, ask.key):
                 raise self.damaged(
                     index,
                     f"le journal ne suit plus la partie : {self.label}, « {ask.key} » attendu ; "
-                    f"trouvé : {event['phase']}, « {event['key']} »",
+                    f"trouvé : {event.phase.label}, « {event.key} »",
                 )
             try:
-                return self._check(ask, method, event["value"])
+                return self._check(ask, method, event.value)
             except RecordError as exc:
                 raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
         if in_call:
@@ -172,13 +174,8 @@ class ClassicSession(Host, SpokenDay):
             except RecordError as exc:
                 self.operator.show(f"Refusé : attendu : {exc.expected}.")
                 continue
-            event = {"type": "answer", "phase": self.label, "key": ask.key, "value": value, "by": by}
             # how a record holds it: under a field of the key's mapping, or one of a list
-            if ask.many:
-                event["many"] = True
-            if ask.field:
-                event["field"] = ask.field
-            self._record(event)
+            self._record(ev.Answer(self.phase, ask.key, value, by, many=ask.many, field=ask.field))
             return checked
 
     def _take_back(self) -> None:
@@ -187,15 +184,15 @@ class ClassicSession(Host, SpokenDay):
         answers, pending = inputs(self.events)
         # the answers the rules gave after his (one choice left) go with it: they follow from it
         ruled = 0
-        while ruled < len(answers) and answers[-1 - ruled].get("by") == "rules":
+        while ruled < len(answers) and answers[-1 - ruled].by == "rules":
             ruled += 1
         last = answers[-1 - ruled] if ruled < len(answers) else None
-        if pending or last is None or last.get("by") != "operator" or last["phase"] != self.label:
+        if pending or last is None or last.by != "operator" or last.phase != self.phase:
             self.operator.show("Rien à annuler : aucun choix entré à l'écran depuis le début de cette phase.")
             return
         for _ in range(ruled + 1):
-            self._record({"type": "undo"})
-        self.operator.show(f"Annulé : « {last['key']} », {typed_as(last['value'])} ; à nouveau.")
+            self._record(ev.Undo())
+        self.operator.show(f"Annulé : « {last.key} », {typed_as(last.value)} ; à nouveau.")
         raise Undo()
 
     def held_ballots(self, ask: Ask) -> dict[str, str | None]:
@@ -233,7 +230,7 @@ class ClassicSession(Host, SpokenDay):
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
             return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self._choice(ask)), "voice"
-        return self.operator.answer(ask, self.label), "operator"
+        return self.operator.answer(ask, self.phase), "operator"
 
     # -- the night's calls ------------------------------------------------------------------
 
@@ -295,7 +292,7 @@ class ClassicSession(Host, SpokenDay):
         self._said += 1
         if self._replay or self._said <= self._mute:
             return False
-        self._record({"type": "said", "lines": self._said})
+        self._record(ev.Said(self._said))
         self._mute = self._said
         return True
 
@@ -325,11 +322,11 @@ class ClassicSession(Host, SpokenDay):
         """A ballot being said, or the last answer if the table said it (the operator's are his to fix)."""
         answers, pending = inputs(self.events)
         if pending:
-            _, left = inputs([*self.events, {"type": "undo"}])
+            _, left = inputs([*self.events, ev.Undo()])
             voter = next(v for v in reversed(pending) if left.get(v, _GONE) != pending[v])
             return self._ballots_said({voter: pending[voter]})
-        if answers and answers[-1].get("by") == "voice":
-            value = answers[-1]["value"]
+        if answers and answers[-1].by == "voice":
+            value = answers[-1].value
             if isinstance(value, dict):
                 return self._ballots_said(value)
             return str(value) if value is not None else self.prompts.text("nobody")
@@ -345,34 +342,6 @@ class ClassicSession(Host, SpokenDay):
 
 
 _GONE = object()  # a voter whose ballot « annule » took back
-
-
-def heard(events: list[dict]) -> int:
-    """How many lines of the night and of the engine the table has heard and need not hear again: the last
-    `said` mark, less what followed an answer the table's « annule » took back (its consequences, said
-    anew). The operator's « annule » lowers nothing: the same calls come back in the same order.
-    Undo takes back what `classic_journal.inputs` says: the latest ballot left, else the latest answer."""
-    said = 0
-    answers: list[tuple[str, int]] = []  # (by whom, lines heard when it was given)
-    ballots = 0
-    for event in events:
-        kind = event["type"]
-        if kind == "said":
-            said = event["lines"]
-        elif kind == "answer":
-            answers.append((event["by"], said))
-            ballots = 0
-        elif kind == "vote_input":
-            ballots += 1
-        elif kind == "votes_again":
-            ballots = 0
-        elif kind == "undo" and ballots:
-            ballots -= 1
-        elif kind == "undo" and answers:
-            by, before = answers.pop()
-            if by == "voice":
-                said = before
-    return said
 
 
 class _Decider:

@@ -9,6 +9,7 @@ from narrator.listen.commands import Command
 from narrator.rules.onenight import Vote
 from narrator.rules.onenight.model import COPY_PREFIX
 from narrator.table import events as ev
+from narrator.table.replay import UndoRule, replay
 
 
 @dataclass
@@ -25,33 +26,16 @@ class Progress:
     pointing: dict[str, str | None] = field(default_factory=dict)
 
 
-UNDOABLE = (ev.StartVote, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing)
+# « annule » takes back the latest of these left: the debate's early end, a ballot or a tally, the whole
+# vote, a card, all the cards, a pointing
+UNDO = UndoRule(takes=(ev.DebateOver, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing))
 
 
-def undoable(events: list[dict]) -> ev.Event | None:
-    """The input « annule » would take back, if any."""
-    return next((e for e in reversed(_without_undone(events)) if isinstance(e, UNDOABLE)), None)
-
-
-def _without_undone(events: list[dict]) -> list[ev.Event]:
-    """The events, checked, less every input an « undo » took back (each undo takes the latest one left)."""
-    kept: list[ev.Event] = []
-    for event in map(ev.check, events):
-        if not isinstance(event, ev.Undo):
-            kept.append(event)
-            continue
-        for i in range(len(kept) - 1, -1, -1):
-            if isinstance(kept[i], UNDOABLE):
-                del kept[i]
-                break
-    return kept
-
-
-def progress(events: list[dict]) -> Progress:
+def progress(events: Sequence[ev.Event]) -> Progress:
     """Replay journal events (in order) into the point where the game goes on; an « undo » replays all but
     the input it takes back. A « stop » changes nothing: the game goes on where it was."""
     state = Progress()
-    for event in _without_undone(events):
+    for event in replay(events, UNDO).events():
         match event:
             case ev.Tick(phase="night", at=at) if at is not None:
                 state.night_at = float(at)
@@ -61,10 +45,10 @@ def progress(events: list[dict]) -> Progress:
                 state.debate_left = float(left)
             case ev.MoreTime(seconds=seconds) if state.debate_left is not None:
                 state.debate_left += seconds
-            case ev.StartVote() | ev.DebateDone():
+            case ev.DebateOver():
                 state.stage = "vote"
-            case ev.VoteInput(command=command) if command is not None:
-                state.inputs.append(Command(**command))
+            case ev.VoteInput():
+                state.inputs.append(event.command())
             case ev.VotesAgain():
                 state.inputs.clear()
             case ev.Vote(counts=counts, pointing=pointing):
@@ -83,7 +67,7 @@ def progress(events: list[dict]) -> Progress:
     return state
 
 
-def off_the_table(events: list[dict], players: Sequence[str], in_play: Sequence[str]) -> tuple[int, str] | None:
+def off_the_table(events: Sequence[ev.Event], players: Sequence[str], in_play: Sequence[str]) -> tuple[int, str] | None:
     """The first journaled input that names a player not at the table, or a card not in the game (an edited
     journal): its index in `events` and why, in French. The events' shapes are checked by events.py."""
     seats, cards = list(players), set(in_play)
@@ -91,12 +75,12 @@ def off_the_table(events: list[dict], players: Sequence[str], in_play: Sequence[
     def stranger(*names: str | None) -> str | None:
         return next((n for n in names if n is not None and n not in seats), None)
 
-    for index, event in enumerate(map(ev.check, events)):
+    for index, event in enumerate(events):
         named: list[str | None] = []
         roles: list[str] = []
         match event:
-            case ev.VoteInput(command=command) if command is not None:
-                named = [name for key in ("voter", "target") if isinstance(name := command.get(key), str)]
+            case ev.VoteInput(voter=voter, target=target):
+                named = [voter, target]
             case ev.Vote(counts=counts, pointing=pointing):
                 named = [*counts, *pointing, *pointing.values()]
             case ev.Card(player=player, role=role):

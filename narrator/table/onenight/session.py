@@ -23,7 +23,8 @@ from narrator.table import events as ev
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
-from narrator.table.onenight.progress import Progress, off_the_table, progress, undoable
+from narrator.table.onenight.progress import UNDO, Progress, off_the_table, progress
+from narrator.table.replay import undoable
 from narrator.voice import Say
 
 __all__ = ["Outcome", "Session", "Stopped"]
@@ -56,7 +57,7 @@ class Session(Host):
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, plan: Plan, events: list[dict] | None = None) -> Outcome:
+    def run(self, plan: Plan, events: list[ev.Event] | None = None) -> Outcome:
         """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
@@ -100,7 +101,7 @@ class Session(Host):
         begun = self.clock.now()
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
             self.voice.play(plan.opening[first:])
-        self._record({"type": "night_done"})
+        self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
 
     def repeat_night(self) -> None:
@@ -147,7 +148,7 @@ class Session(Host):
                 before = counted
                 for c in commands:
                     if c.command in ("vote", "tally"):
-                        self._record({"type": "vote_input", "command": c.to_json()})
+                        self._record(ev.VoteInput.of(c))
                         said = _tally(inputs)[0]
                         if c.command == "vote" and c.voter and said.get(c.voter, c.target) != c.target:
                             self.voice.tell(self.changed_vote(c.voter, c.target))
@@ -165,11 +166,11 @@ class Session(Host):
                 counts = Counter(t for t in ballots.values() if t is not None)
                 counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
                 vote = Vote(dict(counts), dict(ballots))
-                self._record({"type": "vote", "counts": dict(vote.counts), "pointing": dict(vote.pointing)})
+                self._record(ev.Vote(dict(vote.counts), dict(vote.pointing)))
                 return vote
             else:
                 self.voice.tell(self.prompts.line("votes_again"))
-            self._record({"type": "votes_again"})
+            self._record(ev.VotesAgain())
             inputs.clear()
             self._open_inputs = inputs
             self.voice.ask(self.prompts.line("ask_votes"))
@@ -199,14 +200,14 @@ class Session(Host):
         for player in self.players:
             if player not in cards:
                 cards[player] = self._ask_card(player, cards)
-                self._record({"type": "card", "player": player, "role": cards[player]})
+                self._record(ev.Card(player, cards[player]))
         while True:
             ordered = {p: cards[p] for p in self.players}
             summary = self.prompts.join(
                 [self.prompts.text("card_one", player=p, role=self._card_name(c)) for p, c in ordered.items()]
             )
             if self.talk.confirm(self.prompts.line("read_back", summary=summary)):
-                self._record({"type": "cards", "cards": ordered})
+                self._record(ev.Cards(ordered))
                 return ordered
             self.voice.ask(self.prompts.line("cards_again"))
             player, role = self.talk.ask(
@@ -216,7 +217,7 @@ class Session(Host):
             if problem:
                 self.voice.tell(problem)
             else:
-                self._record({"type": "card", "player": player, "role": role})
+                self._record(ev.Card(player, role))
                 cards[player] = role
 
     def _ask_card(self, player: str, known: dict[str, str]) -> str:
@@ -266,9 +267,9 @@ class Session(Host):
                 self.voice.ask(self.prompts.line("ask_pointing", player=need.player))
                 answer = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player)
                 target = None if answer is _NOBODY else str(answer)
-                self._record({"type": "pointing", "player": need.player, "target": target})
+                self._record(ev.Pointing(need.player, target))
                 pointing[need.player] = target
-        self._record({"type": "outcome", "dead": dead, "winners": winners})
+        self._record(ev.Outcome(winners, dead=dead))
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
         return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
@@ -284,22 +285,25 @@ class Session(Host):
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
     def undoable(self) -> str | None:
-        match undoable(self.events):
+        match undoable(self.events, UNDO):
             case None:
                 return None
-            case ev.VoteInput(command=command) if command is not None:
-                return self._vote_summary(*_tally([Command(**command)]))
+            case ev.VoteInput() as said:
+                return self._vote_summary(*_tally([said.command()]))
             case ev.Card(player=player, role=role):
                 return self.prompts.text("card_one", player=player, role=self._card_name(role))
             case ev.Pointing(player=player, target=target):
                 return self._vote_summary({player: target}, {})
-            case event:  # the debate's end, the whole vote, all the cards
+            case ev.DebateOver():  # « on vote »
+                return self.prompts.text("undo_start_vote")
+            case event:  # the whole vote, all the cards
                 return self.prompts.text(f"undo_{event.kind}")
 
     def take_back(self) -> None:
         """While the votes are being said, the last one is taken back there and the vote goes on; else the
         game replays without the last input."""
-        if self._open_inputs is None:
+        taken = undoable(self.events[:-1], UNDO)  # what the « undo » just journaled took back
+        if self._open_inputs is None or not isinstance(taken, ev.VoteInput):  # « on vote »: the debate again
             raise Undo()
         self._open_inputs[:] = progress(self.events).inputs
 
