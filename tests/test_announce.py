@@ -100,10 +100,10 @@ def test_the_debate_lasts_what_the_table_asked(minutes, first_game, expected) ->
     # 001: "Vous avez maintenant 5 minutes pour discuter entre vous." / "Commencez par 10 minutes au début"
     announce = POUDLARD.announce
     narration = plan(announce, ["mangemort", "eleve", "eleve", "harry"], minutes or (10 if first_game else None))
-    assert narration.minutes == expected
+    assert narration.debate.minutes == expected
     said = next(i for i in narration.opening if isinstance(i, Say) and i.line_id == "discussion_start*")
     assert said.text == f"Vous avez maintenant {expected} minutes pour discuter entre vous."
-    assert [left for left, _ in narration.reminders] == [60, 10]
+    assert [left for left, _ in narration.debate.reminders] == [60, 10]
     assert [i.line_id for i in narration.vote if isinstance(i, Say)] == ["vote_call", "vote_count"]
 
 

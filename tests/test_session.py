@@ -145,7 +145,7 @@ def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
         "ana",  # Ginny pointed at Ana
     ]
     session, speaker, _ = table("poudlard", players, in_play, answers)
-    session.debate(plan(session.script.announce, in_play))
+    session.debate(plan(session.script.announce, in_play).debate)
     vote = session.collect_vote()
     assert vote.counts == {"Ben": 3, "Ana": 1} and vote.pointing == {}
     cards = session.collect_cards()
@@ -234,7 +234,7 @@ def test_debate_timer_pause_more_time_and_reminders_on_the_fake_clock() -> None:
     session, speaker, clock = table("poudlard", players, in_play, answers, listen_s=10.0)
     narration = plan(session.script.announce, in_play, minutes=3)
     start = clock.now()
-    session.debate(narration)
+    session.debate(narration.debate)
     heard = {line: t for t, line, _ in speaker.heard}
     # 3 minutes + 1 more minute + the pause: the « pause » line (1 s on this clock) and two silent
     # 10-second turns before « reprends »; the other lines are said while the debate's time runs
@@ -256,7 +256,7 @@ def test_stop_asks_first_and_a_stopped_game_resumes(tmp_path) -> None:
     narration = plan(session.script.announce, session.in_play, minutes=3)
     start = clock.now()
     with pytest.raises(Stopped):
-        session.debate(narration)
+        session.debate(narration.debate)
     journal.close()
     texts = [t for _, _, t in speaker.heard]
     prompts = load_prompts()
@@ -316,7 +316,7 @@ def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
     session, speaker, clock = table("poudlard", ["Ana", "Ben", "Chloé"], ["mangemort"] * 2 + ["eleve"] * 4, [None] * 20)
     narration = plan(session.script.announce, session.in_play, minutes=5)
     start = clock.now()
-    session.debate(narration, left=30.0)
+    session.debate(narration.debate, left=30.0)
     assert clock.now() - start == pytest.approx(30.0)
     said = [line for _, line, _ in speaker.heard]
     assert said == ["ten_seconds_left"]  # the one-minute reminder had already been said
@@ -402,7 +402,7 @@ def test_repete_in_the_debate_says_the_days_opening_and_the_night_only_by_name()
     narration = plan(session.script.announce, in_play, minutes=3)
     session.night(narration)
     heard = len(speaker.heard)
-    session.debate(narration)
+    session.debate(narration.debate)
     after = [line_id for _, line_id, _ in speaker.heard[heard:]]
     day = [item.line_id for item in narration.opening[narration.sections[-1] :] if isinstance(item, Say)]
     night = [
@@ -421,7 +421,7 @@ def test_repete_after_more_time_says_the_time_left_not_the_debates_first_length(
     narration = plan(session.script.announce, in_play, minutes=5)
     session.night(narration)
     heard = len(speaker.heard)
-    session.debate(narration)
+    session.debate(narration.debate)
     texts = [text for _, _, text in speaker.heard[heard:]]
     assert texts == [
         "D'accord, une minute de plus. Il reste 6 minutes.",
@@ -471,7 +471,7 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre ben", "oui"]
     answers += ["loup", "chasseur", "villageois", "oui"]
     session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
-    session.debate(plan(session.script.announce, in_play))
+    session.debate(plan(session.script.announce, in_play).debate)
     outcome = session.conclude(session.collect_vote(), session.collect_cards())
     assert outcome.dead == ["Ben", "Ana"]
     said = [text for _, line, text in speaker.heard if line.startswith("why_")]

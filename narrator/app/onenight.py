@@ -60,7 +60,7 @@ class OneNightTable:
     def header(self) -> dict[str, object]:
         return {
             "in_play": self.table.roles,
-            "minutes": self.table.narration.minutes,
+            "minutes": self.table.narration.debate.minutes,
             "legend": self.table.legend,
         }
 
@@ -69,7 +69,9 @@ class OneNightTable:
         narration = self.table.narration
         voice = renderer(options.voice)
         try:
-            voice.prepare(narration.opening + [i for _, items in narration.reminders for i in items] + narration.vote)
+            voice.prepare(
+                narration.opening + [i for _, items in narration.debate.reminders for i in items] + narration.vote
+            )
         except VoiceError as exc:
             raise SetupError(str(exc)) from None
         return voice

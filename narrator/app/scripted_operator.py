@@ -30,7 +30,7 @@ class ScriptedOperator:
         if isinstance(entry, str):  # the bare word: « annule »
             if entry in UNDO:
                 raise OperatorUndo()
-            raise EOFError(f"{phase.label} : l'opérateur tape « {entry} », la partie demande « {ask.key} »")
+            raise EOFError(f"{phase.label} : l'opérateur écrit « {entry} », la partie demande « {ask.key} »")
         key, value = entry
         if key != ask.key:
             raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")

@@ -19,7 +19,7 @@ from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
-from narrator.table.host import Parser
+from narrator.table.host import Understands
 from narrator.table.onenight.setup import Table, build_table
 from narrator.table.voice import Voice
 
@@ -45,7 +45,7 @@ class SpokenSetup:
     ear: Ear
     clock: Clock
     prompts: Prompts
-    words: Callable[[str | None], Parser]  # game -> the parser of the setup's phases
+    words: Callable[[str | None], Understands]  # game -> the parser of the setup's phases
     phrases: Callable[[str | None, str], list[str]]  # (game, phase) -> what the recognizer may hear
     check_names: Callable[[list[str]], list[str]] | None = None  # names the recognizer cannot hear -> messages
     tune: Callable[[str], bool] | None = None

@@ -21,7 +21,7 @@ from narrator.resources import data_dir, french_reason
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.table.clock import Clock, FakeClock, RealClock
 from narrator.table.events import Event
-from narrator.table.host import Parser, Stopped
+from narrator.table.host import Stopped, Understands
 from narrator.table.journal import Journal, JournalError, fingerprint
 from narrator.table.settings import load_settings, save_settings
 from narrator.table.setup import SetupError
@@ -225,7 +225,7 @@ class HostArguments(TypedDict):
     voice: Voice
     ear: Ear
     clock: Clock
-    parser: Parser
+    parser: Understands
     phrases: Callable[[str], list[str]]
     journal: Journal
     keyboard: KeyboardEar | None
@@ -236,7 +236,7 @@ def host_arguments(
     options: Options,
     io: Io,
     voice: Renderer,
-    parser: Parser,
+    parser: Understands,
     phrases: Callable[[str], list[str]],
     journal: Journal,
 ) -> HostArguments:

@@ -10,24 +10,47 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar, runtime_checkable
 
 from narrator.listen.commands import Command
-from narrator.listen.ear import EndsOnCommand
+from narrator.listen.ear import Ear, EndsOnCommand
 from narrator.listen.endpoint import command_is_complete
 from narrator.script.line import Line
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.voice import Voice
+from narrator.voice import Say
 
 T = TypeVar("T")
 FAILURES_BEFORE_KEYBOARD = 3
 
 
+@runtime_checkable
+class ShowsWhatToType(Protocol):
+    """An ear that shows what to type (a keyboard); a microphone has no use for it."""
+
+    def expect(self, hint: str) -> None: ...
+
+
+@runtime_checkable
+class Strangers(Protocol):
+    """A parser that knows the first names nobody at the table has."""
+
+    def stranger(self, text: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Named:
+    """A player named in answer to « qui ? »; `player` None for « personne », an answer, where an accept's
+    None means « not understood » to `Conversation.ask`."""
+
+    player: str | None
+
+
 @dataclass
 class Conversation:
     voice: Voice
-    ear: object  # narrator.listen.ear.Ear
+    ear: Ear
     clock: Clock
     prompts: Prompts
     parse: Callable[[str, str], list[Command]]  # (text, phase) -> commands
@@ -35,7 +58,7 @@ class Conversation:
     controls: tuple[str, ...]  # the commands `control` handles, wherever they are said
     control: Callable[[Command], None]
     listen_s: float = 8.0
-    keyboard: object = None  # an ear to offer after three misunderstandings, if any
+    keyboard: Ear | None = None  # an ear to offer after three misunderstandings, if any
     stranger: Callable[[str], str | None] | None = None  # a first name heard that nobody at the table has
     # the `typed_…` lines' examples from the game played (« Ana vote contre Ben » with two of its players)
     examples: Callable[[], dict[str, str]] = dict
@@ -92,9 +115,8 @@ class Conversation:
         self, phase: str, timeout: float, prefix: str | None = None, hint: str | None = None
     ) -> list[Command] | None:
         """Listen once: None on silence (the clock then stands at the end of the turn)."""
-        expect = getattr(self.ear, "expect", None)  # a keyboard shows what to type; a microphone has no use for it
-        if expect is not None:
-            expect(hint or self.typed(phase))
+        if isinstance(self.ear, ShowsWhatToType):
+            self.ear.expect(hint or self.typed(phase))
         start = self.clock.now()
         phrases, timeout = self.phrases(phase), max(timeout, 0.0)
 
@@ -108,7 +130,7 @@ class Conversation:
         if isinstance(self.ear, EndsOnCommand):  # the utterance ends as soon as it is a whole command
             heard = self.ear.listen_for(phrases, timeout, command_is_complete(read))
         else:
-            heard = self.ear.listen(phrases, timeout)  # type: ignore[attr-defined]
+            heard = self.ear.listen(phrases, timeout)
         if heard is None or not heard.text.strip():
             self.clock.sleep_until(start + timeout)  # a fake clock jumps; a real one is already there
             return None
@@ -130,7 +152,7 @@ class Conversation:
     def typed(self, phase: str) -> str:
         """What to type now, in a few words: for the last question asked if it has its own, else for the phase."""
         for item in reversed(self.voice.last):
-            key = "typed_" + str(getattr(item, "line_id", "")).rstrip("*")
+            key = "typed_" + item.line_id.rstrip("*") if isinstance(item, Say) else ""
             if key in self.prompts.texts:
                 return self.prompts.text(key, **self.examples())
         key = f"typed_{phase}"

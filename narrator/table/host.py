@@ -2,23 +2,25 @@
 
 `Host` holds the table's mouth and ear and what « répète », « pause », « stop », « annule »,
 « plus lentement »… do wherever they are said; the one-night `Session` (session.py) and the
-classic `ClassicSession` (classic.py) build their games on it.
+classic `ClassicSession` (classic/session.py) build their games on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from narrator.listen.commands import Command
-from narrator.script.line import Line
+from narrator.listen.ear import Ear
+from narrator.script.line import Line, Reminder
 from narrator.script.prompts import Prompts
 from narrator.table import events as ev
 from narrator.table.clock import Clock
-from narrator.table.conversation import Conversation
+from narrator.table.conversation import Conversation, Strangers
 from narrator.table.journal import Heartbeat, Journal, JournalError
-from narrator.table.onenight.announcer import Plan
+from narrator.table.readback import ReadBack
+from narrator.table.replay import UndoRule, undoable
 from narrator.table.voice import Voice, to_items
 from narrator.voice import Item, Say
 
@@ -35,23 +37,40 @@ class Undo(Exception):
     """The table said « annule »: the game goes on from all its inputs but the last."""
 
 
-class Parser(Protocol):
+class Understands(Protocol):
+    """What turns the words heard into commands (narrator/listen/table_words.py's `Parser`)."""
+
     def parse(self, text: str, phase: str = "any") -> list[Command]: ...
+
+
+@dataclass(frozen=True)
+class Debate:
+    """The debate's timer as a game gives it: its length, and what is said when so much time is left."""
+
+    minutes: int
+    reminders: list[tuple[int, list[Item]]]  # (seconds left, what to say), latest first
+
+    @classmethod
+    def of(cls, minutes: int, reminders: Sequence[Reminder]) -> Debate:
+        """The script's reminders that fall within `minutes`, latest first."""
+        timed = [(r.left, to_items([r.line])) for r in reminders if r.left < minutes * 60]
+        return cls(minutes, sorted(timed, key=lambda r: -r[0]))
 
 
 @dataclass(kw_only=True)
 class Host:
     prompts: Prompts
     voice: Voice
-    ear: object  # narrator.listen.ear.Ear
+    ear: Ear
     clock: Clock
-    parser: Parser
+    parser: Understands
     phrases: Callable[[str], list[str]]  # what the recognizer may hear in a phase
     journal: Journal | None = None
     listen_s: float = LISTEN_S
-    keyboard: object = None  # an ear to offer after three misunderstandings (the keyboard), if any
+    keyboard: Ear | None = None  # an ear to offer after three misunderstandings (the keyboard), if any
     tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
     events: list[ev.Event] = field(default_factory=list)
+    undo_rule: ClassVar[UndoRule] = UndoRule(takes=())  # each family's: what « annule » takes back
 
     def __post_init__(self) -> None:
         self.talk = Conversation(
@@ -65,9 +84,10 @@ class Host:
             control=self._control,
             listen_s=self.listen_s,
             keyboard=self.keyboard,
-            stranger=getattr(self.parser, "stranger", None),
+            stranger=self.parser.stranger if isinstance(self.parser, Strangers) else None,
             examples=self.typed_examples,
         )
+        self.readback = ReadBack(self.talk, self.prompts, self._record)  # the day's votes
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
 
@@ -88,20 +108,23 @@ class Host:
         return None
 
     def take_back(self) -> None:
-        """« annule », once journaled and said: by default the game replays all its inputs but the last."""
-        raise Undo()
+        """« annule », once journaled and said: while ballots are being said, the last one is taken back there
+        and the vote goes on; else the game replays all its inputs but the last."""
+        taken = undoable(self.events[:-1], self.undo_rule)  # what the « undo » just journaled took back
+        if not isinstance(taken, ev.VoteInput) or not self.readback.take_back(self.ballots_left):
+            raise Undo()  # « on vote » or an answer taken back: the game replays from before it
 
-    def changed_vote(self, voter: str, target: str | None) -> Line:
-        """« Ana change son vote : contre Fay. »: a second ballot of the same voter replaces the first."""
-        return self.prompts.line("vote_changed", voter=voter, target=target or self.prompts.text("nobody"))
+    def ballots_left(self) -> list[Command]:
+        """The ballots of the vote being said that the journal holds (after an « annule »)."""
+        return []
 
     # -- the debate -----------------------------------------------------------------------
 
-    def debate(self, plan: Plan, left: float | None = None, day: int = 1) -> None:
+    def debate(self, debate: Debate, left: float | None = None, day: int = 1) -> None:
         """Day `day`'s debate: reminders on time; « pause », « reprends », « encore une minute », « on vote »."""
-        left = plan.minutes * 60 if left is None else left
+        left = debate.minutes * 60 if left is None else left
         timer = {"end": self.clock.now() + left}
-        reminders = [r for r in plan.reminders if r[0] < left]  # latest first: (seconds left, items)
+        reminders = [r for r in debate.reminders if r[0] < left]  # latest first: (seconds left, items)
         with Heartbeat(self.journal, "debate", lambda: {"left": round(timer["end"] - self.clock.now(), 2)}):
             while True:
                 end = timer["end"]
@@ -126,7 +149,7 @@ class Host:
                         duration = self.prompts.duration
                         more = self.prompts.line("more_time", time=duration(command.seconds), left=duration(remaining))
                         self.voice.tell(more)
-                        reminders = [r for r in plan.reminders if r[0] < remaining]
+                        reminders = [r for r in debate.reminders if r[0] < remaining]
                     elif command.command == "repeat":
                         self.voice.play(self.opening_now(timer["end"] - self.clock.now()))
                     elif command.command in ("pause", "stop"):

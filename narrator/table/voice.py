@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from narrator.resources import data_dir
 from narrator.script.line import Line, Step
-from narrator.voice import Item, Pause, QueueingSpeaker, Rendered, Say, Speaker
+from narrator.voice import Item, Pause, QueueingSpeaker, Rendered, Say, Speaker, read_wav
 
 
 def to_items(steps: Sequence[Step]) -> list[Item]:
@@ -64,9 +65,6 @@ class Voice:
 
 def load_earcons() -> dict[str, Rendered]:
     """The shipped earcons (voices/earcons/*.wav), as audio ready to play."""
-    from narrator.resources import data_dir
-    from narrator.voice import read_wav
-
     out = {}
     for path in sorted((data_dir("voices") / "earcons").glob("*.wav")):
         pcm, rate = read_wav(path)

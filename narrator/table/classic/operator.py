@@ -110,15 +110,7 @@ class KeyboardOperator:
             )
             return {"spied": spy["l'espionnage"], "caught": spy.get("la surprise", False)}
         if ask.kind is Kind.BALLOTS:
-            ballots = self._parts(
-                [
-                    (
-                        f"le vote de {v}",
-                        lambda got, v=v, t=t: self._player(ask, f"Vote de {v} (Entrée : blanc)", t, optional=True),
-                    )
-                    for v, t in ask.ballots
-                ]
-            )
+            ballots = self._parts([self._ballot(ask, voter, targets) for voter, targets in ask.ballots])
             return {v: ballots[f"le vote de {v}"] for v, _ in ask.ballots}
         if ask.kind is Kind.PLAYERS:
             return self._players(ask)
@@ -135,6 +127,12 @@ class KeyboardOperator:
             return text
 
     # -- forms ------------------------------------------------------------------------------
+
+    def _ballot(self, ask: Ask, voter: str, targets: Sequence[str]) -> Part:
+        """One voter's ballot as a part of the vote's question."""
+        return f"le vote de {voter}", lambda got: self._player(
+            ask, f"Vote de {voter} (Entrée : blanc)", targets, optional=True
+        )
 
     def _parts(self, parts: list[Part], until: Callable[[dict[str, object]], bool] = lambda got: False) -> dict:
         """A question in parts (Cupidon's two lovers, the two potions, each ballot), asked in order until

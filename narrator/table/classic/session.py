@@ -20,10 +20,11 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
+from narrator.listen.commands import Command
 from narrator.rules.classic import Options, Rules, State, play_phase, start
-from narrator.rules.classic.asks import Ask, Kind
+from narrator.rules.classic.asks import Ask, Kind, Potions, Spy, Value
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
 from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
@@ -33,12 +34,16 @@ from narrator.script.classic.narration import Call, Narration
 from narrator.script.classic.script import say
 from narrator.script.line import Line, Wait
 from narrator.table import events as ev
-from narrator.table.classic.day import SpokenDay
+from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
-from narrator.table.classic.replay import debate_left, debated, heard, hold, inputs, journaled
+from narrator.table.classic.replay import UNDO, debate_left, debated, heard, hold, inputs, journaled
 from narrator.table.host import Host, Undo
+from narrator.table.readback import Ballots, ballot
 from narrator.table.voice import to_items
 from narrator.voice import Item
+
+T = TypeVar("T")
+Rule = Callable[[RecordDecider, Ask], T]  # how a record's answer of one kind is read and checked
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ class Ending:
 
 
 @dataclass(kw_only=True)
-class ClassicSession(Host, SpokenDay):
+class ClassicSession(Host):
+    undo_rule = UNDO
     rules: Rules
     narration: Narration
     players: tuple[str, ...]
@@ -64,7 +70,13 @@ class ClassicSession(Host, SpokenDay):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._open_ballots: dict[str, str | None] | None = None  # the ballots of the vote being said
+        self.day = ClassicDay(self, self.rules, self.narration, self.operator, self.players)
+        self._pending: dict[str, tuple[int, str | None]] = {}  # the journal's ballots of a vote cut short
+        self._debated: set[int] = set()  # the days whose debate the journal holds as over
+        self._debate_left: float | None = None  # what was left of a debate cut short
+        self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
+        self._mute = 0  # how many of them the table has already heard
+        self._open: int | None = None  # the night's call being made (an index of its calls)
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
 
     # -- the whole game -------------------------------------------------------------------
@@ -145,8 +157,9 @@ class ClassicSession(Host, SpokenDay):
 
     # -- one decision -----------------------------------------------------------------------
 
-    def decide(self, ask: Ask, method: str) -> object:
-        """The answer to one of the engine's questions: journaled, replayed, or asked now."""
+    def decide(self, ask: Ask, rule: Rule[T]) -> T:
+        """The answer to one of the engine's questions: journaled, replayed, or asked now; `rule` reads it as
+        a record's answer of that kind (a player, the ballots…)."""
         self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
         in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
@@ -158,7 +171,7 @@ class ClassicSession(Host, SpokenDay):
                     f"trouvé : {event.phase.label}, « {event.key} »",
                 )
             try:
-                return self._check(ask, method, event.value)
+                return self._check(ask, rule, event.value)
             except RecordError as exc:
                 raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
         if in_call:
@@ -170,7 +183,7 @@ class ClassicSession(Host, SpokenDay):
                 self._take_back()
                 continue
             try:
-                checked = self._check(ask, method, value)
+                checked = self._check(ask, rule, value)
             except RecordError as exc:
                 self.operator.show(f"Refusé : attendu : {exc.expected}.")
                 continue
@@ -205,11 +218,11 @@ class ClassicSession(Host, SpokenDay):
                 raise self.damaged(index, f"bulletin du journal refusé : {exc.describe()}") from None
         return {voter: target for voter, (_, target) in self._pending.items()}
 
-    def _check(self, ask: Ask, method: str, value: object) -> object:
+    def _check(self, ask: Ask, rule: Rule[T], value: object) -> T:
         """The answer checked by the record's own rules (an illegal one raises `RecordError`)."""
         held = {ask.field: value} if ask.field and value is not None else value
         phase = Phase(self.kind, self.number, {ask.key: held}, (self.label,))
-        return getattr(RecordDecider(phase), method)(ask)
+        return rule(RecordDecider(phase), ask)
 
     def _place(self, ask: Ask) -> bool:
         """Where the night stands when `ask` comes: in the call that answers it (True), or in the morning."""
@@ -229,8 +242,19 @@ class ClassicSession(Host, SpokenDay):
             self.operator.show(f"{ask.context} : seul choix possible, {ask.choices[0]}.")
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
-            return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self._choice(ask)), "voice"
+            return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self.day.choice(ask)), "voice"
         return self.operator.answer(ask, self.phase), "operator"
+
+    def _ballots(self, ask: Ask) -> Ballots:
+        """A vote said aloud, after the day's debate; a vote cut short goes on from the journal's ballots."""
+        if ask.key == "votes" and self.number not in self._debated:
+            left, self._debate_left = self._debate_left, None
+            self.day.debate(self.number, self.minutes or self.narration.minutes, left)
+        if not ask.ballots:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
+            return {}
+        held = self.held_ballots(ask)
+        self._pending = {}
+        return self.day.ballots(ask, held)
 
     # -- the night's calls ------------------------------------------------------------------
 
@@ -324,31 +348,47 @@ class ClassicSession(Host, SpokenDay):
         if pending:
             _, left = inputs([*self.events, ev.Undo()])
             voter = next(v for v in reversed(pending) if left.get(v, _GONE) != pending[v])
-            return self._ballots_said({voter: pending[voter]})
+            return self.readback.summary([ballot(voter, pending[voter])])
         if answers and answers[-1].by == "voice":
             value = answers[-1].value
             if isinstance(value, dict):
-                return self._ballots_said(value)
+                return self.readback.summary([ballot(v, t) for v, t in value.items()])
             return str(value) if value is not None else self.prompts.text("nobody")
         return None
 
-    def take_back(self) -> None:
-        """While ballots are being said, the last one is taken back there and the vote goes on; else the game
-        replays without the last answer."""
-        if self._open_ballots is None:
-            raise Undo()
-        self._open_ballots.clear()
-        self._open_ballots.update(inputs(self.events)[1])
+    def ballots_left(self) -> list[Command]:
+        return [ballot(voter, target) for voter, target in inputs(self.events)[1].items()]
 
 
 _GONE = object()  # a voter whose ballot « annule » took back
 
 
 class _Decider:
-    """The engine's `Decider`: each question goes to the session, whatever its kind."""
+    """The engine's `Decider`: each question goes to the session, and its answer is read as a record's."""
 
     def __init__(self, session: ClassicSession) -> None:
         self.session = session
 
-    def __getattr__(self, method: str) -> Callable[[Ask], Any]:
-        return lambda ask: self.session.decide(ask, method)
+    def player(self, ask: Ask) -> str | None:
+        return self.session.decide(ask, RecordDecider.player)
+
+    def pair(self, ask: Ask) -> tuple[str, str] | None:
+        return self.session.decide(ask, RecordDecider.pair)
+
+    def potions(self, ask: Ask) -> Potions | None:
+        return self.session.decide(ask, RecordDecider.potions)
+
+    def spy(self, ask: Ask) -> Spy | None:
+        return self.session.decide(ask, RecordDecider.spy)
+
+    def ballots(self, ask: Ask) -> dict[str, str | None]:
+        return self.session.decide(ask, RecordDecider.ballots)
+
+    def players(self, ask: Ask) -> tuple[str, ...] | None:
+        return self.session.decide(ask, RecordDecider.players)
+
+    def option(self, ask: Ask) -> Value | None:
+        return self.session.decide(ask, RecordDecider.option)
+
+    def yes(self, ask: Ask) -> bool:
+        return self.session.decide(ask, RecordDecider.yes)

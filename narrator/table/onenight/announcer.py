@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from narrator.script.line import Step
 from narrator.script.onenight.announce import Announcements
+from narrator.table.host import Debate
 from narrator.table.voice import to_items
 from narrator.voice import Item
 
@@ -18,8 +20,7 @@ class Plan:
 
     opening: list[Item]  # the legend, the night and the day's first lines, played as one
     sections: list[int]  # where in `opening` a resumed game may restart: the legend, each call, the day
-    minutes: int
-    reminders: list[tuple[int, list[Item]]]  # (seconds left, what to say), latest first
+    debate: Debate  # its length and reminders
     vote: list[Item]
     night: int = 0  # where in `opening` the night begins (after the legend), for « répète la nuit »
 
@@ -29,13 +30,10 @@ def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = 
     minutes = minutes if minutes is not None else announce.minutes
     pieces = [announce.setup_steps(in_play)] if legend else []
     pieces += announce.night_sections(in_play) + [announce.opening_steps(minutes)]
-    steps, sections = [], []
+    steps: list[Step] = []
+    sections: list[int] = []
     for piece in pieces:
         sections.append(len(steps))
         steps += piece
-    reminders = sorted(
-        ((r.left, to_items([r.line])) for r in announce.reminders if r.left < minutes * 60),
-        key=lambda r: -r[0],
-    )
     night = sections[1] if legend else 0
-    return Plan(to_items(steps), sections, minutes, reminders, to_items(announce.vote), night)
+    return Plan(to_items(steps), sections, Debate.of(minutes, announce.reminders), to_items(announce.vote), night)

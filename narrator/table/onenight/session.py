@@ -20,20 +20,22 @@ from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
 from narrator.table import events as ev
+from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
 from narrator.table.onenight.progress import UNDO, Progress, off_the_table, progress
+from narrator.table.readback import Poll, ballot, tally
 from narrator.table.replay import undoable
 from narrator.voice import Say
 
-__all__ = ["Outcome", "Session", "Stopped"]
+__all__ = ["Ending", "Session", "Stopped"]
 
 STAGES = ("night", "debate", "vote", "cards", "verdict", "done")
 
 
 @dataclass
-class Outcome:
+class Ending:
     """What the day decided, as the table heard it."""
 
     vote: Vote
@@ -45,6 +47,7 @@ class Outcome:
 
 @dataclass(kw_only=True)
 class Session(Host):
+    undo_rule = UNDO
     script: GameScript
     players: tuple[str, ...]
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
@@ -52,12 +55,11 @@ class Session(Host):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self._open_inputs: list[Command] | None = None  # the vote's inputs while they are being said
         self._plan: Plan | None = None  # the narration, for « répète la nuit »
 
     # -- the whole game -------------------------------------------------------------------
 
-    def run(self, plan: Plan, events: list[ev.Event] | None = None) -> Outcome:
+    def run(self, plan: Plan, events: list[ev.Event] | None = None) -> Ending:
         """Night, debate, vote, cards, outcome — from the start, or from where a journal's events say the
         game was. « annule » replays all inputs but the last. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
@@ -71,12 +73,12 @@ class Session(Host):
             except Undo:
                 continue
 
-    def _go_on(self, plan: Plan, state: Progress) -> Outcome:
+    def _go_on(self, plan: Plan, state: Progress) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             self.night(plan, state.night_at)
         if stage <= STAGES.index("debate"):
-            self.debate(plan, state.debate_left)
+            self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
             self.voice.ask_items(plan.vote)
             vote = self.collect_vote(state.inputs)
@@ -119,75 +121,13 @@ class Session(Host):
         """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed.
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
-        total = len(self.players)
-        inputs = self._open_inputs = list(inputs or [])  # « annule » takes the last one back here
-        try:
-            return self._votes(inputs, total)
-        finally:
-            self._open_inputs = None
-
-    def _votes(self, inputs: list[Command], total: int) -> Vote:
-        self.voice.ask(self.prompts.line("ask_votes"))
-        if inputs:  # a resumed vote: what is already held
-            ballots, tallies = _tally(inputs)
-            held = self._vote_summary(ballots, tallies)
-            count = len(ballots) + sum(tallies.values())
-            self.voice.tell(self.prompts.line("votes_held", count=count, summary=held))
-        while True:
-            while True:
-                ballots, tallies = _tally(inputs)
-                counted = len(ballots) + sum(tallies.values())
-                if counted >= total:
-                    break
-                commands = self.talk.ask_once("any")
-                if commands is None:
-                    self.voice.repeat()  # silence or not understood: the question again
-                    continue
-                if any(c.command == "yes" for c in commands) and tallies:
-                    break  # « oui, c'est tout »: the others voted for nobody
-                before = counted
-                for c in commands:
-                    if c.command in ("vote", "tally"):
-                        self._record(ev.VoteInput.of(c))
-                        said = _tally(inputs)[0]
-                        if c.command == "vote" and c.voter and said.get(c.voter, c.target) != c.target:
-                            self.voice.tell(self.changed_vote(c.voter, c.target))
-                        inputs.append(c)
-                ballots, tallies = _tally(inputs)
-                counted = len(ballots) + sum(tallies.values())
-                if before < counted < total:  # not after « annule »: nothing new to count
-                    self.voice.tell(self.prompts.line("votes_so_far", count=counted, total=total))
-            ballots, tallies = _tally(inputs)
-            counted = len(ballots) + sum(tallies.values())
-            self._open_inputs = None  # from here « annule » replays the vote without the last input
-            if counted > total:
-                self.voice.tell(self.prompts.line("too_many_votes", count=counted, total=total))
-            elif self.talk.confirm(self.prompts.line("read_back", summary=self._vote_summary(ballots, tallies))):
-                counts = Counter(t for t in ballots.values() if t is not None)
-                counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
-                vote = Vote(dict(counts), dict(ballots))
-                self._record(ev.Vote(dict(vote.counts), dict(vote.pointing)))
-                return vote
-            else:
-                self.voice.tell(self.prompts.line("votes_again"))
-            self._record(ev.VotesAgain())
-            inputs.clear()
-            self._open_inputs = inputs
-            self.voice.ask(self.prompts.line("ask_votes"))
-
-    def _vote_summary(self, ballots: dict[str, str | None], tallies: dict[str | None, int]) -> str:
-        parts = []
-        for voter, target in ballots.items():
-            if target is None:
-                parts.append(self.prompts.text("vote_nobody", voter=voter))
-            else:
-                parts.append(self.prompts.text("vote_one", voter=voter, target=target))
-        for target, count in sorted(tallies.items(), key=lambda t: (t[0] is None, -t[1])):
-            if target is None:
-                parts.append(self.prompts.text("tally_blank", count=count))
-            else:
-                parts.append(self.prompts.text("tally_one", count=count, target=target))
-        return self.prompts.join(parts)
+        poll = Poll(question=self.prompts.line("ask_votes"), total=len(self.players), tallies=True)
+        ballots, tallies = tally(self.readback.collect(poll, inputs or []))
+        counts = Counter(t for t in ballots.values() if t is not None)
+        counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
+        vote = Vote(dict(counts), dict(ballots))
+        self._record(ev.Vote(dict(vote.counts), dict(vote.pointing)))
+        return vote
 
     # -- the cards ------------------------------------------------------------------------
 
@@ -210,9 +150,7 @@ class Session(Host):
                 self._record(ev.Cards(ordered))
                 return ordered
             self.voice.ask(self.prompts.line("cards_again"))
-            player, role = self.talk.ask(
-                "reveal", lambda cs: next(((c.player, c.role) for c in cs if c.command == "reveal"), None)
-            )
+            player, role = self.talk.ask("reveal", _revealed)
             problem = self._card_problem(role, {p: c for p, c in cards.items() if p != player})
             if problem:
                 self.voice.tell(problem)
@@ -252,7 +190,7 @@ class Session(Host):
 
     # -- the outcome ----------------------------------------------------------------------
 
-    def conclude(self, vote: Vote, cards: dict[str, str], asked: dict[str, str | None] | None = None) -> Outcome:
+    def conclude(self, vote: Vote, cards: dict[str, str], asked: dict[str, str | None] | None = None) -> Ending:
         """Resolve with the engine, asking whom a dead hunter or Ginny pointed at; say the verdict."""
         rules = self.script.rules
         options = self.options or rules.options
@@ -265,14 +203,13 @@ class Session(Host):
                 break
             except PointingNeeded as need:
                 self.voice.ask(self.prompts.line("ask_pointing", player=need.player))
-                answer = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player)
-                target = None if answer is _NOBODY else str(answer)
+                target = self.talk.ask("vote", _pointing_of(need.player), prefix=need.player).player
                 self._record(ev.Pointing(need.player, target))
                 pointing[need.player] = target
         self._record(ev.Outcome(winners, dead=dead))
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
-        return Outcome(Vote(vote.counts, pointing), cards, dead, winners, why)
+        return Ending(Vote(vote.counts, pointing), cards, dead, winners, why)
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
@@ -285,52 +222,34 @@ class Session(Host):
         return [s for s in self.script.announce.setup_steps(self.in_play) if isinstance(s, Line)]
 
     def undoable(self) -> str | None:
-        match undoable(self.events, UNDO):
+        match undoable(self.events, self.undo_rule):
             case None:
                 return None
             case ev.VoteInput() as said:
-                return self._vote_summary(*_tally([said.command()]))
+                return self.readback.summary([said.command()])
             case ev.Card(player=player, role=role):
                 return self.prompts.text("card_one", player=player, role=self._card_name(role))
             case ev.Pointing(player=player, target=target):
-                return self._vote_summary({player: target}, {})
+                return self.readback.summary([ballot(player, target)])
             case ev.DebateOver():  # « on vote »
                 return self.prompts.text("undo_start_vote")
             case event:  # the whole vote, all the cards
                 return self.prompts.text(f"undo_{event.kind}")
 
-    def take_back(self) -> None:
-        """While the votes are being said, the last one is taken back there and the vote goes on; else the
-        game replays without the last input."""
-        taken = undoable(self.events[:-1], UNDO)  # what the « undo » just journaled took back
-        if self._open_inputs is None or not isinstance(taken, ev.VoteInput):  # « on vote »: the debate again
-            raise Undo()
-        self._open_inputs[:] = progress(self.events).inputs
+    def ballots_left(self) -> list[Command]:
+        return progress(self.events).inputs
 
 
-def _tally(inputs: list[Command]) -> tuple[dict[str, str | None], dict[str | None, int]]:
-    """The ballots and tallies the inputs add up to (a later input for the same voter or target wins).
-
-    A tally for no one (target None: « deux votes blancs ») is the blank votes: counted among the
-    votes said, never for a player."""
-    ballots: dict[str, str | None] = {}
-    tallies: dict[str | None, int] = {}
-    for c in inputs:
-        if c.command == "vote":
-            ballots[c.voter or ""] = c.target
-        elif c.command == "tally" and c.count is not None:
-            tallies[c.target] = c.count
-    return ballots, tallies
+def _revealed(commands: list[Command]) -> tuple[str, str] | None:
+    """A player and the card he says is his, in whichever words."""
+    return next(((c.player, c.role) for c in commands if c.command == "reveal" and c.player and c.role), None)
 
 
-def _pointing_of(player: str) -> Callable[[list[Command]], object]:
-    def accept(commands: list[Command]) -> object:
+def _pointing_of(player: str) -> Callable[[list[Command]], Named | None]:
+    def accept(commands: list[Command]) -> Named | None:
         for c in commands:
             if c.command == "vote" and c.voter == player:
-                return c.target if c.target is not None else _NOBODY
+                return Named(c.target)
         return None
 
     return accept
-
-
-_NOBODY = object()  # « personne »: not None, which means « not understood » to `_ask`
