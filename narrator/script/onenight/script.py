@@ -15,6 +15,7 @@ from narrator.rules.onenight.record import check_setup
 from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.onenight.announce import Announcements, parse_announcements
+from narrator.script.onenight.schema import GAME
 from narrator.script.schema import schema_problems
 from narrator.script.templates import fixed_problems, template_problems, text_problems
 
@@ -70,7 +71,7 @@ def load_game(game: str) -> Ruleset:
 def load_script(text: str, file: str) -> GameScript:
     """Validate a script's text; raise `YamlError` listing every problem with file:line:column."""
     doc = load_marked(text, file)
-    problems = schema_problems(doc)
+    problems = schema_problems(doc, GAME)
     if not problems:
         problems = _cross_checks(doc) + _announcement_checks(doc)
     if problems:
