@@ -1,5 +1,5 @@
 """Setting a table up by voice, from the first word: the game, how many players, their names in
-seat order, the cards in play; all read back and confirmed (issue 8). « non » asks again,
+seat order, the cards in play; all read back and confirmed. « non » asks again,
 « annule » takes back the last answer, « recommence » starts over.
 """
 

@@ -1,4 +1,4 @@
-"""French text -> the spoken setup's commands (issue 8): the game, how many players, their names,
+"""French text -> the spoken setup's commands: the game, how many players, their names,
 a scenario or the characters one by one; controls and settings everywhere.
 
 The templates and words are in scripts/listen.fr.yaml, like the game's; a player's name alone

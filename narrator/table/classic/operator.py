@@ -6,7 +6,7 @@ too: no colours, no cursor tricks, every choice numbered) and types the answer: 
 number, "o" or "n", Entrée alone for "nothing", « annule » to take back the previous entry of the
 phase. Nothing here is ever spoken aloud.
 
-An answer is returned in the shape a game record gives it (formats/game-record.md), so the
+An answer is returned in the shape a game record gives it (docs/record.md), so the
 table checks it with the record's own rules and journals it as it is.
 """
 
