@@ -19,8 +19,8 @@ import argparse
 import random
 import time
 
+from narrator.app.family import resolve_record
 from narrator.app.record_play import answer_of
-from narrator.app.resolve import resolve_record
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record
 from narrator.rules.phase import PhaseId

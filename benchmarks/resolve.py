@@ -32,15 +32,16 @@ from pathlib import Path
 
 import yaml
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.onenight import powers
 from narrator.rules.onenight.deal import random_record
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
+from narrator.script.games import ONE_NIGHT, games_of
+from narrator.script.onenight.script import load_game
 
 
 def make_records(n: int, seed: int = 2026) -> list[dict]:
     rng = random.Random(seed)
-    return [random_record(load_game(rng.choice(ONE_NIGHT_GAMES)), rng, rng.randint(3, 13), i) for i in range(n)]
+    return [random_record(load_game(rng.choice(games_of(ONE_NIGHT))), rng, rng.randint(3, 13), i) for i in range(n)]
 
 
 def rate(records: list[dict]) -> float:

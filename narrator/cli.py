@@ -14,13 +14,16 @@ from typing import TYPE_CHECKING
 from narrator import __version__
 from narrator.argparse_fr import FrenchParser, in_french, number
 from narrator.resources import french_reason
+from narrator.script.games import DEMO_GAMES, GAMES, ONE_NIGHT, family_of
 from narrator.script.marks import YamlError, load_marked
 
+# Each command imports the part of the program it runs inside its function: `narrator resolve` or
+# `narrator --help` do not load the speech recognizer, the voice and the table.
 if TYPE_CHECKING:
-    pass
+    from narrator.app.startup import Options, TableRequest
 
 EXIT_BAD_INPUT = 2
-GAMES = ("onuw", "poudlard", "thiercelieux")
+_LISTED = ", ".join(GAMES[:-1]) + " ou " + GAMES[-1]  # « onuw, poudlard ou thiercelieux »
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
     from narrator.table.journal import JournalError
-    from narrator.table.onenight.setup import SetupError
+    from narrator.table.setup import SetupError
 
     try:
         code = args.run(args)
@@ -157,9 +160,10 @@ def _parser() -> argparse.ArgumentParser:
         "game",
         metavar="JEU",
         nargs="?",
-        default="poudlard",
-        choices=["poudlard", "thiercelieux"],
-        help="poudlard (défaut : cinq joueurs, cartes physiques) ou thiercelieux (huit joueurs et un opérateur)",
+        default=DEMO_GAMES[0],
+        choices=DEMO_GAMES,
+        help=f"{DEMO_GAMES[0]} (défaut : cinq joueurs, cartes physiques)"
+        f" ou {DEMO_GAMES[1]} (huit joueurs et un opérateur)",
     )
     demo.add_argument(
         "--seed",
@@ -188,7 +192,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     model_check.set_defaults(run=_model_check)
     parse = sub.add_parser("parse", help="ce que le narrateur comprend d'une phrase (JSON sur stdout)")
-    parse.add_argument("--game", metavar="JEU", required=True, help="onuw, poudlard ou thiercelieux")
+    parse.add_argument("--game", metavar="JEU", required=True, help=_LISTED)
     parse.add_argument("--players", metavar="NOMS", required=True, help="les noms des joueurs : Alice,Bob,…")
     parse.add_argument(
         "--phase",
@@ -200,7 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parse.add_argument("text", metavar="TEXTE", help="la phrase, entre guillemets")
     roles = sub.add_parser("roles", help="les personnages d'un jeu : ce que --roles accepte")
-    roles.add_argument("game", metavar="JEU", choices=GAMES, help="onuw, poudlard ou thiercelieux")
+    roles.add_argument("game", metavar="JEU", choices=GAMES, help=_LISTED)
     roles.set_defaults(run=_roles)
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
@@ -225,7 +229,7 @@ def _session_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> None:
-    parser.add_argument("game", metavar="JEU", help="onuw, poudlard ou thiercelieux")
+    parser.add_argument("game", metavar="JEU", help=_LISTED)
     players_help = "les noms, dans l'ordre autour de la table : Alice,Bob,…"
     if spoken:
         players_help += " (sans --players : la mise en place se fait à la voix)"
@@ -276,6 +280,7 @@ def _read(name: str) -> tuple[str, str]:
 def _resolve(args: argparse.Namespace) -> int:
     import shutil
 
+    from narrator.app.family import resolve_record
     from narrator.app.resolve import resolve_stream
     from narrator.records import InputError
 
@@ -290,7 +295,7 @@ def _resolve(args: argparse.Namespace) -> int:
         raise BadInput(f"{name} : lecture impossible ({french_reason(exc)})") from None
     try:
         with stream:
-            out = resolve_stream(stream, "<stdin>" if name == "-" else name)
+            out = resolve_stream(stream, "<stdin>" if name == "-" else name, resolve_record)
     except InputError as exc:
         raise BadInput(str(exc)) from None
     except IsADirectoryError:
@@ -321,29 +326,24 @@ _KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("demo", "say"))
 
 
 def _kind(data: object, file: str) -> str:
-    """Which of scripts/' files `data` is: by its keys, else by its name; a game's script by default."""
+    """Which of scripts/' files `data` is: by its keys, else by its name; a game's script (its family's
+    name) by default."""
     if isinstance(data, dict):
-        if data.get("game") == "thiercelieux" and "roles" in data:
-            return "classic"
+        family = family_of(data.get("game"))
+        if family is not None and "roles" in data:
+            return family
         if "roles" in data and "texts" in data:
-            return "game"
+            return ONE_NIGHT
         for kind, key in _KINDS:
             if key in data:
                 return kind
     name = Path(file).name
     by_name = {"listen.fr.yaml": "phrasebook", "table.yaml": "prompts", "demo.yaml": "demo"}
-    return by_name.get(name, "classic" if name == "thiercelieux.yaml" else "game")
+    return by_name.get(name) or family_of(Path(file).stem) or ONE_NIGHT
 
 
 def _checked(kind: str, text: str, file: str) -> str:
     """Validate the file with its own loader (raise `YamlError`); say what it holds."""
-    if kind == "classic":
-        from narrator.script.classic.narration import load_narration_script
-        from narrator.script.classic.script import load_classic_script
-
-        rules = load_classic_script(text, file)
-        calls = len(load_narration_script(text, file).calls)
-        return f"thiercelieux, {len(rules.roles)} personnages, {calls} appels de nuit"
     if kind == "phrasebook":
         from narrator.listen.ear_words import load_ear_words
         from narrator.listen.french import load_phrasebook
@@ -360,14 +360,13 @@ def _checked(kind: str, text: str, file: str) -> str:
 
         demo = parse_demo(text, file)
         return f"démonstration, {demo.config['game']}, {len(demo.names)} joueurs simulés"
-    from narrator.script.onenight.script import load_script
+    from narrator.app.family import FAMILIES
 
-    script = load_script(text, file)
-    return f"{script.rules.game}, {len(script.rules.roles)} personnages"
+    return FAMILIES[kind].check_script(text, file)
 
 
-def _options(args: argparse.Namespace):
-    from narrator.app.live import Options
+def _options(args: argparse.Namespace) -> Options:
+    from narrator.app.startup import Options
 
     return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
 
@@ -377,24 +376,40 @@ def _names(text: str) -> list[str]:
     return [unicodedata.normalize("NFC", item.strip()) for item in text.split(",")]
 
 
-def _table(args: argparse.Namespace):
-    from narrator.table.onenight.setup import build_table
+def _asked(args: argparse.Namespace) -> TableRequest:
+    """The table the command line asks for (`play`, `render`): names in one Unicode form, cards as role ids."""
+    from narrator.app.startup import TableRequest
 
-    players = _names(args.players)
-    roles = _cards(args.game, args.roles) if args.roles is not None else None
-    return build_table(args.game, players, roles, args.scenario, args.minutes, args.first_game, not args.no_legend)
+    return TableRequest(
+        players=_names(args.players) if args.players is not None else None,
+        roles=_cards(args.game, args.roles) if args.roles is not None else None,
+        scenario=args.scenario,
+        minutes=args.minutes,
+        first_game=args.first_game,
+        legend=not args.no_legend,
+        captain=getattr(args, "captain", False),
+        extra=_cards(args.game, args.extra) if getattr(args, "extra", None) else None,
+        groups=_groups(args.groups) if getattr(args, "groups", None) else None,
+    )
+
+
+def _groups(given: str) -> dict[str, int]:
+    """`--groups Ana=1,Ben=2`: each player's group."""
+    groups = {}
+    for item in given.split(","):
+        name, _, group = item.partition("=")
+        if not group.strip().isdigit():
+            raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
+        groups[unicodedata.normalize("NFC", name.strip())] = int(group)
+    return groups
 
 
 def _render(args: argparse.Namespace) -> int:
-    from narrator.app.live import renderer
-    from narrator.table.voice import to_items
+    from narrator.app.family import family
+    from narrator.app.startup import renderer
     from narrator.voice import VoiceError, write_wav
 
-    _known_game(args.game)
-    if args.game == "thiercelieux":
-        items = to_items(_classic_night(args))
-    else:
-        items = _table(args).narration.opening
+    items = family(args.game).night(args.game, _asked(args))
     try:
         rendered = renderer(args.voice).render(items)
         write_wav(args.out, rendered.pcm, rendered.rate)
@@ -407,56 +422,10 @@ def _render(args: argparse.Namespace) -> int:
     return 0
 
 
-def _known_game(game: str) -> None:
-    """`play` and `render` take any text as their game (their help lists them): an unknown one refused here."""
-    if game not in GAMES:
-        raise BadInput(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
-
-
-def _classic_night(args: argparse.Namespace) -> list:
-    """The first night of a classic table, every call with its usual wait (`narrator render thiercelieux`)."""
-    from narrator.app.classic_live import check_deal
-    from narrator.script.classic.narration import load_narration
-
-    if args.players is None or args.roles is None:
-        raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
-    record = check_deal(_names(args.players), _cards("thiercelieux", args.roles))
-    return load_narration().night_steps(set(record.roles), 1)
-
-
 def _play(args: argparse.Namespace) -> int:
-    from narrator.app import live
+    from narrator.app.family import family
 
-    _known_game(args.game)
-    if args.game == "thiercelieux":
-        return _play_classic(args)
-    if args.players is None:
-        return live.setup_and_play(_options(args), args.game, args.journal)
-    if args.roles is None and args.scenario is None:
-        raise BadInput("--roles ou --scenario : les cartes en jeu (joueurs + 3)")
-    return live.start(_table(args), _options(args), args.journal)
-
-
-def _play_classic(args: argparse.Namespace) -> int:
-    """Issue 5: the operator types the night, the table speaks the day."""
-    from narrator.app.classic_live import start_classic
-
-    if args.players is None or args.roles is None:
-        raise BadInput("thiercelieux : --players et --roles (le personnage de chaque joueur, dans le même ordre)")
-    if args.scenario is not None:
-        raise BadInput("--scenario : thiercelieux n'a pas de scénario tout prêt ; donnez --roles")
-    players = _names(args.players)
-    roles = _cards("thiercelieux", args.roles)
-    extra = _cards("thiercelieux", args.extra) if args.extra else None
-    groups = None
-    if args.groups:
-        groups = {}
-        for item in args.groups.split(","):
-            name, _, group = item.partition("=")
-            if not group.strip().isdigit():
-                raise BadInput(f"--groups : attendu : Nom=1 ou Nom=2, séparés par des virgules ; trouvé : {item}")
-            groups[unicodedata.normalize("NFC", name.strip())] = int(group)
-    return start_classic(players, roles, _options(args), args.minutes, args.captain, args.journal, extra, groups)
+    return family(args.game).play(args.game, _asked(args), _options(args), args.journal)
 
 
 def _cards(game: str, given: str) -> list[str]:
@@ -478,34 +447,30 @@ def _roles(args: argparse.Namespace) -> int:
 
 
 def _spoken(args: argparse.Namespace) -> int:
-    """`narrator` alone: everything by voice, from the first word."""
-    from narrator.app import live
+    """`narrator` alone: everything by voice, from the first word (the game too)."""
+    from narrator.app.onenight import setup_and_play
 
-    return live.setup_and_play(_options(args), None, args.journal)
+    return setup_and_play(_options(args), None, args.journal)
 
 
 def _resume(args: argparse.Namespace) -> int:
-    from narrator.app import live
+    from narrator.app.family import resume
 
-    return live.resume(args.journal, _options(args), args.before_line)
+    return resume(args.journal, _options(args), args.before_line)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    if args.game == "thiercelieux":
-        from narrator.app.classic_demo import run_classic_demo as run_demo
-    else:
-        from narrator.app.demo import run_demo
+    from narrator.app.family import family
 
-    same = run_demo(args.seed, args.out, args.model)
+    same = family(args.game).demo(args.seed, args.out, args.model)
     verdict = "le même" if same else "un AUTRE"
     print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
     return 0 if same else 1
 
 
 def _parse(args: argparse.Namespace) -> int:
-    from narrator.listen.commands import GAMES
     from narrator.listen.french import Parser
-    from narrator.table.onenight.setup import check_names
+    from narrator.table.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")

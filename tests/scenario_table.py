@@ -66,7 +66,7 @@ def resolve_case(case: dict) -> tuple[dict, dict | None]:
     """(expect, output) of a scenario; output None for a case that expects an error (checked here)."""
     import pytest
 
-    from narrator.app.resolve import resolve_record
+    from narrator.app.family import resolve_record
     from narrator.rules.errors import RecordError
 
     meta, record = split(case)

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from scenario_table import RULEBOOKS, load_cases, normalize, resolve_case
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.resources import data_dir
 from narrator.rules.classic.model import Camp, Options, Power, State
 from narrator.rules.classic.victory import check

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_table import mutate_record
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.classic.deal import random_record
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.model import Camp, Options, Power, State

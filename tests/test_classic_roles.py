@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.classic.asks import Ask, Kind
 from narrator.rules.classic.deal import RandomDecider
 from narrator.rules.errors import RecordError

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordOperator, RecordVoices
-from narrator.app.resolve import resolve_record
 from narrator.listen.french import Parser
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record

@@ -98,7 +98,7 @@ def test_the_check_on_the_command_line(model_dir: Path):  # noqa: F811
 
 
 def test_the_live_table_says_it_before_the_legend(audio_server, model):  # noqa: F811
-    from narrator.app.live import unheard_lines
+    from narrator.app.onenight import unheard_lines
     from narrator.listen.vosk_ear import VoskEar
 
     script = load_shipped("poudlard")

@@ -10,15 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenario_table import mutate_record
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.deal import random_record
 from narrator.rules.onenight.model import COPY_PREFIX
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
+from narrator.script.games import ONE_NIGHT, games_of
+from narrator.script.onenight.script import load_game
 
 records = st.builds(
     lambda game, seed, players: random_record(load_game(game), random.Random(seed), players, seed),
-    st.sampled_from(ONE_NIGHT_GAMES),
+    st.sampled_from(games_of(ONE_NIGHT)),
     st.integers(0, 2**32),
     st.integers(3, 13),
 )

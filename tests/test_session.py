@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.listen.commands import Command
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases

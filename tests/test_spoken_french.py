@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.resources import data_dir
 from narrator.script.line import Line
 from narrator.script.marks import YamlError

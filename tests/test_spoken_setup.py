@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_session import ClockSpeaker, fake_render
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
@@ -116,7 +116,7 @@ def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch,
     from narrator.table.settings import load_settings, settings_path
 
     monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path))
-    from narrator.app.live import tuner
+    from narrator.app.startup import tuner
 
     voice = Voice(fake_render, ClockSpeaker(FakeClock()))
     tune = tuner("fr", voice)

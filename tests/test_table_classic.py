@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordOperator, RecordVoices
-from narrator.app.resolve import resolve_record
+from narrator.app.scripted_operator import ScriptedOperator
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
@@ -31,7 +32,7 @@ from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic, say
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
-from narrator.table.classic.operator import OperatorUndo, ScriptedOperator
+from narrator.table.classic.operator import OperatorUndo
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.journal import Journal, read_journal

@@ -8,7 +8,7 @@ from pathlib import Path
 from test_session import ClockSpeaker
 from test_table_classic import classic_table
 
-from narrator.app.resolve import resolve_record
+from narrator.app.family import resolve_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev

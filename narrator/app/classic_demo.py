@@ -12,11 +12,17 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from narrator.app.resolve import resolve_record
-from narrator.rules.classic import Rules
+from narrator.app.demo import PlayerVoices, demo_io, load_demo, player_voices, show_player
+from narrator.app.record_play import RecordOperator, RecordVoices
+from narrator.app.resolve import resolve_classic
+from narrator.rules.classic import Options, Rules
 from narrator.rules.classic.deal import RandomDecider
 from narrator.rules.classic.engine import play_phase, start
 from narrator.rules.classic.record import parse_record
+from narrator.script.classic.narration import load_narration
+from narrator.script.classic.script import load_classic
+from narrator.table.classic.session import ClassicSession
+from narrator.voice import find_profile
 
 MAX_PHASES = 40  # a drawn game that has not ended by then is drawn again
 
@@ -47,20 +53,12 @@ def classic_game(rules: Rules, names: list[str], roles: list[str], captain: bool
 
 def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the classic demo; True when the table's game ends as `narrator resolve` says it does."""
-    from narrator.app.demo import PlayerVoices, demo_io, load_demo, player_voices, show_player
-    from narrator.app.record_play import RecordOperator, RecordVoices
-    from narrator.rules.classic import Options
-    from narrator.script.classic.narration import load_narration
-    from narrator.script.classic.script import load_classic
-    from narrator.table.classic.session import ClassicSession
-    from narrator.voice import find_profile
-
     demo = load_demo()
     table = demo.config["classic"]
     names = [p["name"] for p in table["players"]]
     rules = load_classic()
     record = classic_game(rules, names, table["roles"], table["captain"], seed)
-    expected = resolve_record(record)
+    expected = resolve_classic(record)
     profile = find_profile("fr")
     io = demo_io(out, model_path)
     # the calls' waits shortened as the one-night demo's are (the same for a living or a dead role's call)
@@ -83,5 +81,5 @@ def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
         )
         ear.session = session
         ending = session.run()
-    played = resolve_record(ending.record)
+    played = resolve_classic(ending.record)
     return played["winners"] == expected["winners"] and played["dead"] == expected["dead"]

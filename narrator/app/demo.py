@@ -10,20 +10,46 @@ physical cards would tell it.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from functools import cache
+from typing import Any, TypedDict, cast
 
-from narrator.app.resolve import resolve_record
-from narrator.listen.ear import Heard
-from narrator.resources import french_reason
+from narrator.app.resolve import resolve_one_night
+from narrator.app.speakers import Tee
+from narrator.listen.ear import Heard, ModelError
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.model import find_model, load_model
+from narrator.listen.vosk_ear import decode, new_recognizer
+from narrator.resources import data_dir, french_reason
 from narrator.rules.onenight.deal import random_record
+from narrator.script.games import ONE_NIGHT, games_of
 from narrator.script.marks import YamlError, load_marked
-from narrator.script.onenight.script import GameScript
+from narrator.script.onenight.script import GameScript, load_shipped
+from narrator.script.prompts import Prompts, load_prompts
 from narrator.script.schema import schema_problems
 from narrator.script.templates import text_problems
-from narrator.voice import Profile, Renderer, Say, Speaker
+from narrator.table.classic.setup import check_deal
+from narrator.table.clock import Clock, FakeClock, RealClock
+from narrator.table.onenight.announcer import plan
+from narrator.table.onenight.session import Session
+from narrator.table.setup import SetupError
+from narrator.table.voice import Voice
+from narrator.voice import (
+    ConsoleSpeaker,
+    NoSoundCard,
+    Profile,
+    Renderer,
+    Say,
+    SoundDeviceSpeaker,
+    Speaker,
+    VoiceError,
+    WavSpeaker,
+    find_profile,
+)
 
 _TEXT = {"type": "string", "minLength": 1}
 _PLAYERS = {
@@ -48,7 +74,7 @@ SAYS = {
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "game": {"enum": ["poudlard", "onuw"]},
+        "game": {"enum": list(games_of(ONE_NIGHT))},
         "scenario": _TEXT,
         "minutes": {"type": "integer", "minimum": 1},
         "wait_multiplier": {"type": "number", "exclusiveMinimum": 0},
@@ -59,7 +85,7 @@ SCHEMA: dict[str, Any] = {
             "required": list(SAYS),
             "additionalProperties": False,
         },
-        # `narrator demo thiercelieux` (narrator/app/classic_demo.py)
+        # the classic family's demo (narrator/app/classic_demo.py)
         "classic": {
             "type": "object",
             "properties": {
@@ -93,8 +119,6 @@ class Demo:
 
 def parse_demo(text: str, file: str) -> Demo:
     """The demo's table, checked: the schema, then a scenario the game has for that many players, distinct names."""
-    from narrator.script.onenight.script import load_shipped
-
     doc = load_marked(text, file)
     problems = schema_problems(doc, SCHEMA)
     if not problems:
@@ -123,9 +147,6 @@ def parse_demo(text: str, file: str) -> Demo:
 
 def _classic_problems(doc, classic: dict) -> list:
     """The classic table's cards, checked as a real table's would be (one per player, the box's limits)."""
-    from narrator.app.classic_live import check_deal
-    from narrator.table.onenight.setup import SetupError
-
     names = list(dict.fromkeys(p["name"] for p in classic["players"]))
     try:
         check_deal(names, list(classic["roles"]))
@@ -145,7 +166,7 @@ def deal(demo: Demo, script: GameScript, seed: int) -> dict:
 
 def answers(demo: Demo, script: GameScript, record: dict) -> list[tuple[str | None, str | None]]:
     """What the players say, in the order the narrator asks: (who, words); (None, None) is silence."""
-    final = resolve_record(record)["final"]
+    final = resolve_one_night(record)["final"]
     names = demo.names
     said: list[tuple[str | None, str | None]] = [(None, None), (names[0], demo.line("start_vote"))]
     for voter in names:
@@ -182,8 +203,6 @@ class PlayerVoices:
 
     def _recognize(self, audio, phrases: Sequence[str], timeout_s: float) -> str | None:
         """The player's speech through the real recognizer (vosk, the session's grammar)."""
-        from narrator.listen.vosk_ear import decode, new_recognizer
-
         pcm = audio.pcm.astype("<i2").tobytes()
         block = audio.rate // 10 * 2
         found = decode(
@@ -220,6 +239,17 @@ def player_voices(players: list[dict], profile: Profile) -> dict[str, Renderer]:
     return {p["name"]: Renderer(replace(profile, voice=p["voice"], pitch=p["pitch"])) for p in players}
 
 
+class DemoHost(TypedDict):
+    """What a demo's session takes from its table (narrator/table/host.py's `Host`)."""
+
+    prompts: Prompts
+    voice: Voice
+    clock: Clock
+    parser: Parser
+    phrases: Callable[[str], list[str]]
+    listen_s: float
+
+
 @dataclass
 class DemoIo:
     """Where a demo is heard: the sound card if any (else a fake clock: nobody waits), the WAV, the console."""
@@ -227,21 +257,14 @@ class DemoIo:
     model: Any
     speaker: Speaker  # the narrator's voice: WAV, console transcript, sound card
     players_out: Speaker  # the players' voices: WAV, sound card
-    clock: Any
+    clock: Clock
 
     def close(self) -> None:
         self.speaker.close()
 
-    def host(self, profile: Profile, game: str, names: list[str]) -> dict[str, Any]:
+    def host(self, profile: Profile, game: str, names: list[str]) -> DemoHost:
         """What a demo's session takes from its table: the narrator's voice, the clock, the players' names
         understood, short listening turns."""
-        from functools import cache
-
-        from narrator.listen.french import Parser
-        from narrator.listen.grammar import phrases
-        from narrator.script.prompts import load_prompts
-        from narrator.table.voice import Voice
-
         parser = Parser(game, names)
         return {
             "prompts": load_prompts(),
@@ -255,9 +278,6 @@ class DemoIo:
     @contextmanager
     def playing(self) -> Iterator[None]:
         """The game played to its end, a problem on the way one French sentence; the audio closed."""
-        from narrator.table.onenight.setup import SetupError
-        from narrator.voice import VoiceError
-
         try:
             yield
         except VoiceError as exc:
@@ -270,15 +290,6 @@ class DemoIo:
 
 def demo_io(out: str, model_path: str | None) -> DemoIo:
     """The recognizer when a French model is found, the sound card when there is one, the WAV file."""
-    import sys
-
-    from narrator.app.speakers import Tee
-    from narrator.listen.ear import ModelError
-    from narrator.listen.model import find_model, load_model
-    from narrator.table.clock import FakeClock, RealClock
-    from narrator.table.onenight.setup import SetupError
-    from narrator.voice import ConsoleSpeaker, NoSoundCard, SoundDeviceSpeaker, WavSpeaker
-
     try:
         model = load_model(find_model(model_path))
         print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
@@ -300,9 +311,6 @@ def demo_io(out: str, model_path: str | None) -> DemoIo:
 
 
 def load_demo() -> Demo:
-    from narrator.resources import data_dir
-    from narrator.table.onenight.setup import SetupError
-
     path = data_dir("scripts") / "demo.yaml"
     try:
         return parse_demo(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
@@ -316,15 +324,10 @@ def show_player(line: str) -> None:
 
 def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
-    from narrator.script.onenight.script import load_shipped
-    from narrator.table.onenight.announcer import plan
-    from narrator.table.onenight.session import Session
-    from narrator.voice import find_profile
-
     demo = load_demo()
     script = load_shipped(demo.config["game"])
     record = deal(demo, script, seed)
-    expected = resolve_record(record)
+    expected = resolve_one_night(record)
     profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
     io = demo_io(out, model_path)
     in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])

@@ -71,7 +71,7 @@ class RecordVoices:
         if ask is not self.for_ask:
             self.for_ask = ask
             value = answer_of(self.phases, self.seen, ask, session.phase)
-            if ask.kind is Kind.BALLOTS:
+            if ask.kind is Kind.BALLOTS and isinstance(value, dict):
                 self.queue = [(v, f"{v} vote contre {t or 'personne'}") for v, t in value.items()]
             else:
                 self.queue = [(who, str(value or "personne"))]

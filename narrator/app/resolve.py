@@ -1,10 +1,10 @@
-"""`narrator resolve`: a game record (formats/game-record.md) in, its outcome as JSON data out."""
+"""`narrator resolve`: a game record in, its outcome as JSON data out (each family's resolver and the stream)."""
 
 from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import IO, BinaryIO
 
@@ -12,38 +12,26 @@ from narrator.records import InputError, Item, read_records
 from narrator.rules.classic.engine import play
 from narrator.rules.classic.model import Power, Rules, State
 from narrator.rules.classic.record import parse_record
-from narrator.rules.errors import RecordError, missing
+from narrator.rules.errors import RecordError
 from narrator.rules.names import parse_id
 from narrator.rules.onenight import resolve
 from narrator.rules.onenight.record import parse_game
 from narrator.rules.phase import label
 from narrator.script.classic import script as classic
 from narrator.script.onenight.explain import say
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
-
-RULESETS = (*ONE_NIGHT_GAMES, classic.GAME)
-_EXPECTED = ", ".join(RULESETS[:-1]) + " ou " + RULESETS[-1]
+from narrator.script.onenight.script import load_game
 
 
-def resolve_record(raw: object) -> dict:
-    """The documented output of one record; raise `RecordError` for bad input."""
-    if not isinstance(raw, Mapping):
-        raise RecordError((), "un enregistrement (un mapping)", raw)
-    game_id = raw.get("ruleset")
-    if game_id is None:
-        raise missing(("ruleset",), _EXPECTED)
-    if game_id == classic.GAME:
-        return _resolve_classic(raw)
-    if game_id not in ONE_NIGHT_GAMES:
-        raise RecordError(("ruleset",), _EXPECTED, game_id)
-    rules = load_game(game_id)
+def resolve_one_night(raw: Mapping[str, object]) -> dict:
+    """The documented output of a one-night record (`ruleset` one of its games); `RecordError` for bad input."""
+    rules = load_game(str(raw["ruleset"]))
     game = parse_game(rules, raw)
     outcome = resolve(rules, game)
     n = len(game.players)
     cards = outcome.night.cards
     final: dict[str, object] = dict(zip(game.players, cards))
     final["center"] = cards[n:]
-    out = {
+    out: dict[str, object] = {
         "id": game.id,
         "final": final,
         "learned": outcome.night.learned,
@@ -56,17 +44,17 @@ def resolve_record(raw: object) -> dict:
     return out
 
 
-def resolve_stream(stream: BinaryIO, file: str) -> IO[bytes]:
-    """Every record of `stream` resolved, one at a time; their outputs as JSON (a list for a list, one
-    line each for JSON Lines) in a temporary file, read from its start: nothing is printed before every
-    record is known to be right. `InputError` (one French line, file:line:column) otherwise."""
+def resolve_stream(stream: BinaryIO, file: str, resolve: Callable[[object], dict]) -> IO[bytes]:
+    """Every record of `stream` resolved by `resolve`, one at a time; their outputs as JSON (a list for a
+    list, one line each for JSON Lines) in a temporary file, read from its start: nothing is printed
+    before every record is known to be right. `InputError` (one French line, file:line:column) otherwise."""
     records = read_records(stream, file)
     out = tempfile.SpooledTemporaryFile(max_size=32 * 2**20)  # noqa: SIM115 (returned open)
     between = {"list": b", ", "lines": b"\n", "one": b""}[records.shape]
     count = 0
     for item in records.items:
         try:
-            result = resolve_record(item.data)
+            result = resolve(item.data)
             text = json.dumps(result, ensure_ascii=False, allow_nan=False).encode("utf-8")
         except RecordError as exc:
             raise InputError(_located(file, item, exc.path, str(exc))) from None
@@ -97,8 +85,8 @@ def _known_roles(rules: Rules, state: State) -> dict[str, str]:
     return {p: state.role_of(p) for p in state.players if p in shown or p in state.pardoned}
 
 
-def _resolve_classic(raw: Mapping[str, object]) -> dict:
-    """A multi-night record (formats/game-record.md, "Multi-night games (thiercelieux)")."""
+def resolve_classic(raw: Mapping[str, object]) -> dict:
+    """The documented output of a multi-night record; `RecordError` for bad input."""
     rules = classic.load_classic()
     record = parse_record(rules, raw)
     outcome = play(rules, record, partial(classic.say, rules))

@@ -1,5 +1,5 @@
 """Setting a table up by voice, from the first word: the game, how many players, their names in
-seat order, the cards in play; all read back and confirmed (issue 8). « non » asks again,
+seat order, the cards in play; all read back and confirmed. « non » asks again,
 « annule » takes back the last answer, « recommence » starts over.
 """
 
@@ -12,12 +12,14 @@ from narrator.listen.commands import Command
 from narrator.listen.ear import Ear
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
+from narrator.script.games import ONE_NIGHT, family_of
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_shipped
+from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import Prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
+from narrator.table.host import Understands
 from narrator.table.onenight.setup import Table, build_table
 from narrator.table.voice import Voice
 
@@ -43,7 +45,7 @@ class SpokenSetup:
     ear: Ear
     clock: Clock
     prompts: Prompts
-    words: Callable[[str | None], object]  # game -> a parser with .parse(text, phase) for the setup's phases
+    words: Callable[[str | None], Understands]  # game -> the parser of the setup's phases
     phrases: Callable[[str | None, str], list[str]]  # (game, phase) -> what the recognizer may hear
     check_names: Callable[[list[str]], list[str]] | None = None  # names the recognizer cannot hear -> messages
     tune: Callable[[str], bool] | None = None
@@ -108,7 +110,7 @@ class SpokenSetup:
         def accept(commands: list[Command]) -> str | None:
             for c in commands:
                 if c.command == "choose_game" and c.game:
-                    if c.game not in ONE_NIGHT_GAMES:
+                    if family_of(c.game) != ONE_NIGHT:
                         self.voice.tell(self.prompts.line("game_unavailable"))
                         return None
                     self.voice.tell(self.prompts.line("game_chosen", title=load_shipped(c.game).announce.title))
@@ -201,7 +203,7 @@ class SpokenSetup:
             ear=self.ear,
             clock=self.clock,
             prompts=self.prompts,
-            parse=words.parse,  # type: ignore[attr-defined]
+            parse=words.parse,
             phrases=lambda phase: self.phrases(game, phase),
             controls=CONTROLS,
             control=self._control,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["COMMANDS", "FIELDS", "GAMES", "SETTINGS", "SETUP_COMMANDS", "Command"]
+from narrator.script.games import GAMES  # what choose_game's `game` may be; the setup says which it sets up
 
-# the games a table may choose by voice (choose_game's `game`); thiercelieux is set up by its operator
-GAMES = ("onuw", "poudlard", "thiercelieux")
+__all__ = ["COMMANDS", "FIELDS", "GAMES", "SETTINGS", "SETUP_COMMANDS", "Command"]
 
 # command -> the fields it carries, in JSON order; commands not listed carry none
 FIELDS: dict[str, tuple[str, ...]] = {

@@ -22,10 +22,10 @@ from narrator.listen.commands import COMMANDS, FIELDS, SETUP_COMMANDS, Command
 from narrator.listen.phrasebook_schema import ALL_PHASES, PHASES, SCHEMA, SLOTS, TEMPLATED
 from narrator.listen.phrasebook_schema import SETUP_PHASES as SETUP_PHASES  # the setup's parsers read it here
 from narrator.resources import data_dir
-from narrator.script.classic.script import GAME as GAME_CLASSIC
-from narrator.script.classic.script import load_classic
+from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game, load_shipped, script_path
+from narrator.script.onenight.script import load_shipped, script_path
+from narrator.script.role_names import roles_of
 from narrator.script.schema import schema_problems
 
 __all__ = [
@@ -104,7 +104,7 @@ class Phrasebook:
 
     def role_aliases(self, game: str) -> list[tuple[str, str]]:
         """(spoken, role id) for every way a role of `game` is said, Doppelgänger copies included."""
-        roles: Mapping[str, Any] = load_classic().roles if game == GAME_CLASSIC else load_game(game).roles
+        roles: Mapping[str, Any] = roles_of(game)
         said = {rid: (*self.roles.get(game, {}).get(rid, ()), role.name.lower()) for rid, role in roles.items()}
         pairs = [(alias, rid) for rid, aliases in said.items() for alias in aliases]
         # 000: "le terme Doppelgänger-voyante peut être utilisé pour désigner le caméléon ayant pris
@@ -123,7 +123,7 @@ class Phrasebook:
     def game_aliases(self) -> list[tuple[str, str]]:
         """(spoken, game id) for every way a game is named: the aliases, and each script's title."""
         pairs = [(alias, game) for game, aliases in self.games.items() for alias in aliases]
-        pairs += [(spoken_title(script_titles(game)[0]), game) for game in ONE_NIGHT_GAMES]
+        pairs += [(spoken_title(script_titles(game)[0]), game) for game in games_of(ONE_NIGHT)]
         return [(said, game) for said, game in pairs if said]
 
     def intents(self, phase: str, spoken: bool = False, commands: frozenset[str] | None = None) -> Intents:
@@ -273,8 +273,8 @@ class _Checker:
     def scenarios(self) -> dict[str, dict[str, tuple[str, ...]]]:
         out: dict[str, dict[str, tuple[str, ...]]] = {}
         for game in self.data["scenarios"]:
-            if game not in ONE_NIGHT_GAMES:
-                self.fail(("scenarios", game), f"attendu : {', '.join(ONE_NIGHT_GAMES)}", at_key=True)
+            if family_of(game) != ONE_NIGHT:
+                self.fail(("scenarios", game), f"attendu : {', '.join(games_of(ONE_NIGHT))}", at_key=True)
                 continue
             known = load_shipped(str(game)).announce.scenarios
             out[str(game)] = {}
@@ -289,7 +289,7 @@ class _Checker:
         out: dict[str, dict[str, tuple[str, ...]]] = {}
         for game, roles in self.data["roles"].items():
             try:
-                known = load_classic().roles if game == GAME_CLASSIC else load_game(str(game)).roles
+                known = roles_of(str(game))
             except ValueError as exc:
                 self.fail(("roles", game), str(exc), at_key=True)
                 continue

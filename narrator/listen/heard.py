@@ -19,7 +19,8 @@ import yaml
 from narrator.listen.ear_words import ear_words
 from narrator.listen.french import phrasebook
 from narrator.listen.model import known_words
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, script_path
+from narrator.script.games import ONE_NIGHT, family_of
+from narrator.script.onenight.script import script_path
 
 __all__ = [
     *("Unheard", "character_forms", "heard_forms", "hears", "symbol_of", "unheard_characters", "unheard_in_play"),
@@ -53,7 +54,7 @@ def symbol_of(game: str, role: str) -> str | None:
 
 @cache
 def _symbols(game: str) -> dict[str, str]:
-    if game not in ONE_NIGHT_GAMES:
+    if family_of(game) != ONE_NIGHT:
         return {}
     data = yaml.safe_load(script_path(game).read_text(encoding="utf-8"))  # the shipped script, already checked
     roles = data.get("roles") or {}

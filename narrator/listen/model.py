@@ -225,6 +225,10 @@ def _undouble(word: str) -> str:
     return "".join(c for i, c in enumerate(word) if i == 0 or c != word[i - 1] or not c.isalpha())
 
 
+def _nothing(self: object) -> None:
+    pass
+
+
 def download(lang: str = "fr", out: TextIO | None = None) -> Path:
     """Fetch a model with vosk's own downloader (and progress bar) into vosk's cache; its folder."""
     name = MODELS.get(lang, lang)
@@ -233,19 +237,15 @@ def download(lang: str = "fr", out: TextIO | None = None) -> Path:
         raise ModelError(f"langue « {lang} » inconnue : langues prévues {known}, ou le nom complet d'un modèle vosk.")
     vosk = _import_vosk()
 
-    class Fetcher(vosk.Model):
-        def __init__(self) -> None:  # only vosk's downloader, without loading any model
-            pass
-
-        def __del__(self) -> None:
-            pass
+    # vosk's Model with its downloader only: no model loaded by __init__, none freed by __del__
+    fetcher = type("Fetcher", (vosk.Model,), {"__init__": _nothing, "__del__": _nothing})
 
     dest = Path(vosk.MODEL_DIRS[-1]) / name  # where vosk 0.3.45 downloads (its last folder)
     existed = dest.exists()
     try:
         # vosk prints "does not exist" on stdout, then calls sys.exit(1)
         with contextlib.redirect_stdout(out if out is not None else sys.stderr):
-            found = Path(Fetcher().get_model_by_name(name))
+            found = Path(fetcher().get_model_by_name(name))
     except SystemExit:
         raise ModelError(f"vosk ne connaît pas de modèle « {name} » (liste : {LIST_URL}).") from None
     except (OSError, ValueError, zipfile.BadZipFile) as exc:  # requests' errors are OSErrors

@@ -18,10 +18,10 @@ from narrator.listen.grammar import FREE_PHASES, spoken_lists
 from narrator.listen.heard import character_forms, hears, symbol_of
 from narrator.listen.model import known_words
 from narrator.listen.setup_words import SetupParser
+from narrator.script.games import GAMES
 
 __all__ = ["Unheard", "check", "report"]
 
-GAMES = ("onuw", "poudlard", "thiercelieux")
 SEATED = ("Ana", "Ben")  # stand for the names at a table: their own words are not the grammar's
 CHARACTER_COMMANDS = ("reveal", "character")  # a character word: its own alternative is the one to say
 SEATED_WORDS = frozenset(w for name in SEATED for w in name.lower().split())
@@ -32,7 +32,7 @@ class Unheard:
     """A word of the grammars the model lacks: where it is used and what the narrator accepts instead."""
 
     word: str
-    phases: dict[str, list[str]] = field(default_factory=dict)  # grammar ("poudlard", "mise en place onuw") -> phases
+    phases: dict[str, list[str]] = field(default_factory=dict)  # grammar (a game, or the setup of one) -> phases
     characters: dict[str, str] = field(default_factory=dict)  # "game:role" -> what to say instead
     commands: dict[str, str | None] = field(default_factory=dict)  # command -> a phrase of it the model hears
 

@@ -1,4 +1,4 @@
-"""French text -> the spoken setup's commands (issue 8): the game, how many players, their names,
+"""French text -> the spoken setup's commands: the game, how many players, their names,
 a scenario or the characters one by one; controls and settings everywhere.
 
 The templates and words are in scripts/listen.fr.yaml, like the game's; a player's name alone
@@ -32,7 +32,8 @@ from narrator.listen.french import (
 )
 from narrator.listen.tagger import role_forms
 from narrator.rules.onenight.model import Role
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, UnknownGame, load_shipped
+from narrator.script.games import ONE_NIGHT, family_of
+from narrator.script.onenight.script import UnknownGame, load_shipped
 
 __all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
 
@@ -65,7 +66,7 @@ class SetupParser(Listener):
             raise UnknownGame(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
         self.game = game
         book = phrasebook()
-        self.roles: Mapping[str, Role] = load_shipped(game).rules.roles if game in ONE_NIGHT_GAMES else {}
+        self.roles: Mapping[str, Role] = load_shipped(game).rules.roles if family_of(game) == ONE_NIGHT else {}
         self._copies = {rid: role.copies for rid, role in self.roles.items()}
         self._most = max(self._copies.values(), default=1)
         self._spoken = {
@@ -96,7 +97,7 @@ class SetupParser(Listener):
         self._cards = frozenset(" ".join(fold(said).split()) for said in cards)
 
     def _scenario_aliases(self) -> list[tuple[str, str]]:
-        if self.game not in ONE_NIGHT_GAMES:
+        if self.game is None or family_of(self.game) != ONE_NIGHT:
             return []
         book = phrasebook()
         titles = script_titles(self.game)[1]

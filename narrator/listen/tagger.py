@@ -18,8 +18,8 @@ from rapidfuzz.distance import Levenshtein
 from narrator.listen.ear_words import ear_words
 from narrator.listen.french import Phrasebook, closest_name, words
 from narrator.listen.heard import symbol_of
-from narrator.script.classic.script import load_classic
-from narrator.script.onenight.script import ONE_NIGHT_GAMES
+from narrator.script.games import GAMES
+from narrator.script.role_names import roles_of
 
 __all__ = ["KINDS", "Lexicon", "Tag", "role_forms"]
 
@@ -86,12 +86,7 @@ def role_forms(
         respell = ear_words().respell
     from narrator.listen.setup_words import plural  # the setup's plural, one rule for both
 
-    if game in ONE_NIGHT_GAMES:
-        from narrator.script.onenight.script import load_game
-
-        roles: Mapping[str, Any] = load_game(game).roles
-    else:
-        roles = load_classic().roles
+    roles: Mapping[str, Any] = roles_of(game)
     out: dict[str, set[str]] = {}
 
     for rid, role in roles.items():
@@ -137,7 +132,7 @@ class Lexicon:
         for kind, tag in DAY_TAGS.items():  # after the cards: « voleur d'identité » is the Doppelgänger
             put(book.day_words.get(kind, ()), Tag(tag))
         put(book.nobody, Tag("O"))
-        foreign = {s for g in (*ONE_NIGHT_GAMES, "thiercelieux") if g != game for s in role_forms(book, g)}
+        foreign = {s for g in GAMES if g != game for s in role_forms(book, g)}
         put(foreign, Tag("!"))  # « loup » at a Poudlard table is a wrong card, not a word to skip
         self.skips = {tuple(words(t, book.spellings)) for t in (*book.fillers, *book.not_names)} - {()}
         self.skips -= set(lex)

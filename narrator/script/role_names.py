@@ -7,8 +7,12 @@ accents, case, spaces and hyphens folded, by id or by the character's name (« l
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
+from typing import Protocol
 
-from narrator.script.onenight.script import ONE_NIGHT_GAMES, load_game
+from narrator.script.classic.script import load_classic
+from narrator.script.games import CLASSIC, ONE_NIGHT, family_of
+from narrator.script.onenight.script import load_game
 
 _LIGATURES = str.maketrans({"œ": "oe", "æ": "ae", "Œ": "oe", "Æ": "ae", "’": "'"})
 
@@ -20,15 +24,28 @@ def fold(text: str) -> str:
     return "_".join(letters.replace("-", " ").replace("'", " ").split())
 
 
+class Character(Protocol):
+    """What every family's role has: its name as the legend says it."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def roles_of(game: str) -> Mapping[str, Character]:
+    """The game's characters by id, from its family's script; `UnknownGame` (a ValueError) if no game."""
+    if family_of(game) == CLASSIC:
+        return load_classic().roles
+    return load_game(game).roles
+
+
 def characters(game: str) -> dict[str, tuple[str, int]]:
     """The game's characters in script order: id -> (name, how many cards of it a deal may hold)."""
-    if game in ONE_NIGHT_GAMES:
+    family = family_of(game)
+    if family == ONE_NIGHT:
         return {rid: (role.name, role.copies) for rid, role in load_game(game).roles.items()}
-    from narrator.script.classic.script import GAME, load_classic
-
-    if game != GAME:
-        return {}
-    return {rid: (role.name, role.copies or 1) for rid, role in load_classic().roles.items()}
+    if family == CLASSIC:
+        return {rid: (role.name, role.copies or 1) for rid, role in load_classic().roles.items()}
+    return {}
 
 
 def role_ids(game: str, cards: list[str]) -> list[str]:

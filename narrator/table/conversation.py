@@ -88,7 +88,7 @@ class Conversation:
                         return answer
                 failures += 1
                 if failures == FAILURES_BEFORE_KEYBOARD and self.keyboard is not None:
-                    # issue 7: after three failures the keyboard is offered, for this question
+                    # after three failures the keyboard is offered, for this question
                     self.voice.tell(self.prompts.line("keyboard"))
                     self.ear = self.keyboard
                 self.voice.repeat()

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, TypeGuard, TypeVar, Union
 
 from narrator.listen.commands import Command
 from narrator.rules.phase import KINDS, PhaseId
+from narrator.script.games import CLASSIC, family_of
 
 # 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`; 3: one ballot
 # shape, one debate end, the phase as data, the header's `in_play`
@@ -463,7 +464,7 @@ Step = Callable[[Line, list[Line]], tuple[Line, list[Line]]]
 def _from_v1(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
     """Version 1's header had `roles` for the cards in play (one-night) and each seat's card (classic)."""
     out = {k: v for k, v in header.items() if k != "roles"}
-    classic = header.get("game") == "thiercelieux"  # the only classic game of version 1
+    classic = family_of(header.get("game")) == CLASSIC
     out.update(version=2, family="classic" if classic else "onenight")
     out["deal" if classic else "cards"] = header.get("roles")
     return out, events

@@ -1,4 +1,4 @@
-"""A one-night game record (formats/game-record.md) checked and turned into a `Game`.
+"""A one-night game record (docs/record.md) checked and turned into a `Game`.
 
 Only the table is checked here (players, deal, vote); each night choice is checked by the power
 that reads it, when the night reaches it.

@@ -31,12 +31,13 @@ from narrator.script.classic.narration import (
     REWORDED_SCHEMA,
     narration_problems,
 )
+from narrator.script.games import CLASSIC, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
 from narrator.script.templates import join_names, template_problems
 
-GAME = "thiercelieux"
+(GAME,) = games_of(CLASSIC)  # the family's one game: a second would need its own script file
 
 # Each explanation template and the placeholders it may use (the engine's Reason params).
 PLACEHOLDERS: dict[str, set[str]] = {

@@ -12,12 +12,12 @@ from narrator.resources import data_dir
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.model import CopyTiming, DayPower, Options, Power, Role, Ruleset, Team, Victory
 from narrator.rules.onenight.record import check_setup
+from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.onenight.announce import Announcements, parse_announcements
+from narrator.script.onenight.schema import GAME
 from narrator.script.schema import schema_problems
 from narrator.script.templates import fixed_problems, template_problems, text_problems
-
-ONE_NIGHT_GAMES = ("onuw", "poudlard")
 
 # The placeholders each explanation template may use.
 _PLACEHOLDERS = {
@@ -43,8 +43,8 @@ class UnknownGame(ValueError):
 
 def script_path(game: str) -> Path:
     """The shipped script of `game`."""
-    if game not in ONE_NIGHT_GAMES:
-        raise UnknownGame(f"jeu inconnu « {game} » ; attendu : {', '.join(ONE_NIGHT_GAMES)}")
+    if family_of(game) != ONE_NIGHT:
+        raise UnknownGame(f"jeu inconnu « {game} » ; attendu : {', '.join(games_of(ONE_NIGHT))}")
     return data_dir("scripts") / f"{game}.yaml"
 
 
@@ -71,7 +71,7 @@ def load_game(game: str) -> Ruleset:
 def load_script(text: str, file: str) -> GameScript:
     """Validate a script's text; raise `YamlError` listing every problem with file:line:column."""
     doc = load_marked(text, file)
-    problems = schema_problems(doc)
+    problems = schema_problems(doc, GAME)
     if not problems:
         problems = _cross_checks(doc) + _announcement_checks(doc)
     if problems:
@@ -235,7 +235,6 @@ def _ruleset(data: dict) -> Ruleset:
 
 
 __all__ = [
-    "ONE_NIGHT_GAMES",
     "GameScript",
     "UnknownGame",
     "YamlError",

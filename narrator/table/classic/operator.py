@@ -6,7 +6,7 @@ too: no colours, no cursor tricks, every choice numbered) and types the answer: 
 number, "o" or "n", Entrée alone for "nothing", « annule » to take back the previous entry of the
 phase. Nothing here is ever spoken aloud.
 
-An answer is returned in the shape a game record gives it (formats/game-record.md), so the
+An answer is returned in the shape a game record gives it (docs/record.md), so the
 table checks it with the record's own rules and journals it as it is.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TextIO
 
 import yaml
@@ -247,31 +247,3 @@ def _stdin_line() -> str:
     if not line:
         raise EOFError("fin des entrées de l'opérateur")
     return line
-
-
-class ScriptedOperator:
-    """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`.
-    An entry « annule » (the bare word) is the operator taking back his previous entry."""
-
-    def __init__(self, answers: Iterable[tuple[str, object] | str]) -> None:
-        self._answers: Iterator[tuple[str, object] | str] = iter(answers)
-        self.shown: list[str] = []
-        self.asked: list[tuple[str, str]] = []  # (phase's label, key) of every question
-
-    def show(self, text: str) -> None:
-        self.shown.append(text)
-
-    def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
-        self.asked.append((phase.label, ask.key))
-        try:
-            entry = next(self._answers)
-        except StopIteration:
-            raise EOFError(f"{phase.label} : plus de réponse de l'opérateur pour « {ask.key} »") from None
-        if isinstance(entry, str):
-            if entry in UNDO:
-                raise OperatorUndo()
-            raise EOFError(f"{phase.label} : l'opérateur écrit « {entry} », la partie demande « {ask.key} »")
-        key, value = entry
-        if key != ask.key:
-            raise EOFError(f"{phase.label} : l'opérateur répond à « {key} », la partie demande « {ask.key} »")
-        return value

@@ -150,7 +150,7 @@ class ClassicSession(Host):
         if self.groups:
             deal["groups"] = dict(zip(self.players, self.groups))
         return {
-            "ruleset": "thiercelieux",
+            "ruleset": self.rules.game,
             "players": list(self.players),
             "deal": deal,
             "options": asdict(self.options),

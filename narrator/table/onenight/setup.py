@@ -6,14 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from narrator.rules.errors import RecordError
-from narrator.rules.names import parse_players
 from narrator.rules.onenight.record import check_setup
 from narrator.script.onenight.script import GameScript, UnknownGame, load_shipped
 from narrator.table.onenight.announcer import Plan, plan
-
-
-class SetupError(ValueError):
-    """A table that cannot be set up as asked; one French sentence."""
+from narrator.table.setup import SetupError, check_spoken_names
 
 
 @dataclass
@@ -52,33 +48,6 @@ def build_table(
         raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
     minutes = minutes or (script.announce.first_game_minutes if first_game else None)
     return Table(script, players, roles, plan(script.announce, roles, minutes, legend=legend), legend)
-
-
-def check_names(game: str, players: list[str]) -> None:
-    """Names a table can have (rules/names.py: distinct, each with a letter) and the narrator can say
-    and tell apart; `SetupError` naming the bad one."""
-    try:
-        parse_players(players, (), "autour de la table")
-    except RecordError as exc:
-        raise SetupError(f"--players : attendu : {exc.expected} ; trouvé : {exc.found}") from None
-    check_spoken_names(game, players)
-
-
-def check_spoken_names(game: str, players: list[str]) -> None:
-    """Names the table can say and the narrator can tell apart (a name of no letter, two that sound
-    the same, a command word or a character of the game), refused before the game's journal is made."""
-    from narrator.listen.french import Parser
-    from narrator.listen.setup_words import SetupParser
-
-    try:
-        Parser(game, players)
-    except ValueError as exc:
-        raise SetupError(f"--players : {exc}") from None
-    listener = SetupParser(game)
-    for name in players:
-        refusal = listener.name_refusal(name)
-        if refusal:
-            raise SetupError(f"--players : {refusal}")
 
 
 def scenario_cards(scenarios: Mapping[str, Mapping[int, tuple[str, ...]]], name: str, players: int) -> list[str]:

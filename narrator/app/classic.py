@@ -1,0 +1,136 @@
+"""The classic family (`thiercelieux`): night after night, an operator types the night's choices.
+
+The operator, who does not play, types each call's choice on a private screen; the table hears
+every public line and plays the day by voice. The game ends written as a record beside its
+journal, which `narrator resolve` plays to the same end.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+
+import yaml
+
+from narrator.app.classic_demo import run_classic_demo
+from narrator.app.resolve import resolve_classic
+from narrator.app.startup import Io, Options, TableRequest, guarded, host_arguments, renderer, start
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import KeyboardEar
+from narrator.rules.classic import Record
+from narrator.script.classic.narration import load_narration, load_narration_script
+from narrator.script.classic.script import GAME, load_classic, load_classic_script
+from narrator.script.games import CLASSIC
+from narrator.table.classic.operator import KeyboardOperator
+from narrator.table.classic.session import ClassicSession
+from narrator.table.classic.setup import check_deal
+from narrator.table.events import Event
+from narrator.table.journal import Journal
+from narrator.table.setup import SetupError
+from narrator.table.voice import to_items
+from narrator.voice import Item, Renderer
+
+_NEEDS_DEAL = f"{GAME} : --players et --roles (le personnage de chaque joueur, dans le même ordre)"
+
+
+@dataclass
+class ClassicTable:
+    """A classic table ready to play: the deal checked as a record, and the debate's length."""
+
+    record: Record
+    minutes: int | None = None  # None: the script's
+    family: str = CLASSIC
+    game: str = GAME
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.record.players)
+
+    def header(self) -> dict[str, object]:
+        record = self.record
+        return {
+            "deal": list(record.roles),
+            "options": asdict(record.options),
+            "extra": list(record.extra),
+            "groups": dict(zip(record.players, record.groups)),
+            "minutes": self.minutes,
+        }
+
+    def voice(self, options: Options) -> Renderer:
+        return renderer(options.voice)
+
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
+        record = self.record
+        parser = Parser(GAME, record.players)
+        host = host_arguments(
+            options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal
+        )
+        ear = io.ear
+        # one keyboard for the table's typed answers and the operator's: the lines are read in turn
+        read_line = ear.read_line if isinstance(ear, KeyboardEar) else None
+        session = ClassicSession(
+            rules=load_classic(),
+            narration=load_narration(),
+            players=record.players,
+            deal=record.roles,
+            options=record.options,
+            extra=record.extra,
+            groups=record.groups,
+            operator=KeyboardOperator(read_line, seats=record.players),  # a player's number: his seat
+            minutes=self.minutes,
+            **host,
+        )
+
+        def game() -> None:
+            ending = session.run(events)
+            out = journal.path.with_suffix(".record.yaml")
+            out.write_text(yaml.safe_dump(ending.record, allow_unicode=True, sort_keys=False), encoding="utf-8")
+            print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
+
+        return guarded(game, journal, io)
+
+
+class Classic:
+    """The classic family, as the program's registry holds it (narrator/app/family.py)."""
+
+    name = CLASSIC
+
+    def check_script(self, text: str, file: str) -> str:
+        rules = load_classic_script(text, file)
+        calls = len(load_narration_script(text, file).calls)
+        return f"{GAME}, {len(rules.roles)} personnages, {calls} appels de nuit"
+
+    def resolve(self, raw: Mapping[str, object]) -> dict:
+        return resolve_classic(raw)
+
+    def table(self, game: str, asked: TableRequest) -> ClassicTable:
+        if asked.players is None or asked.roles is None:
+            raise SetupError(_NEEDS_DEAL)
+        if asked.scenario is not None:
+            raise SetupError(f"--scenario : {GAME} n'a pas de scénario tout prêt ; donnez --roles")
+        options = {"captain": True} if asked.captain else None
+        record = check_deal(asked.players, asked.roles, options, asked.extra, asked.groups)
+        if asked.minutes is not None and not 1 <= asked.minutes <= 60:
+            raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {asked.minutes}")
+        return ClassicTable(record, asked.minutes)
+
+    def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
+        return start(self.table(game, asked), options, journal_path)
+
+    def night(self, game: str, asked: TableRequest) -> list[Item]:
+        """The first night of the table, every call with its usual wait."""
+        if asked.players is None or asked.roles is None:
+            raise SetupError(_NEEDS_DEAL)
+        record = check_deal(asked.players, asked.roles)
+        return to_items(load_narration().night_steps(set(record.roles), 1))
+
+    def from_header(self, header: dict) -> ClassicTable:
+        deal = list(header["deal"])
+        record = check_deal(list(header["players"]), deal, dict(header["options"]), header["extra"], header["groups"])
+        return ClassicTable(record, header["minutes"])
+
+    def demo(self, seed: int, out: str, model: str | None) -> bool:
+        return run_classic_demo(seed, out, model)

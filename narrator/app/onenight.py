@@ -1,0 +1,181 @@
+"""The one-night family (`onuw`, `poudlard`): physical cards, one night, the day by voice.
+
+The narrator never sees the cards: it reads the night, times the debate, and learns the cards
+from the table in the morning. A table may be given on the command line or set up by voice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from narrator.app.demo import run_demo
+from narrator.app.resolve import resolve_one_night
+from narrator.app.spoken_setup import SetupStopped, SpokenSetup
+from narrator.app.startup import (
+    Io,
+    Options,
+    TableRequest,
+    guarded,
+    host_arguments,
+    open_io,
+    renderer,
+    start,
+    tuner,
+)
+from narrator.listen.ear import Ear, ListenError
+from narrator.listen.french import Parser, SetupParser
+from narrator.listen.grammar import phrases, setup_phrases
+from narrator.listen.heard import unheard_in_play, with_respellings
+from narrator.listen.vosk_ear import VoskEar
+from narrator.script.games import ONE_NIGHT
+from narrator.script.line import Line
+from narrator.script.onenight.script import load_script
+from narrator.script.prompts import load_prompts
+from narrator.table.events import Event
+from narrator.table.journal import Journal
+from narrator.table.onenight.session import Session
+from narrator.table.onenight.setup import Table, build_table
+from narrator.table.setup import SetupError
+from narrator.table.voice import Voice, load_earcons
+from narrator.voice import Item, Renderer, VoiceError
+
+
+@dataclass
+class OneNightTable:
+    """A one-night table ready to play: its script, players, cards in play and what the narrator says."""
+
+    table: Table
+    family: str = ONE_NIGHT
+
+    @property
+    def game(self) -> str:
+        return self.table.script.rules.game
+
+    @property
+    def players(self) -> list[str]:
+        return self.table.players
+
+    def header(self) -> dict[str, object]:
+        return {
+            "in_play": self.table.roles,
+            "minutes": self.table.narration.debate.minutes,
+            "legend": self.table.legend,
+        }
+
+    def voice(self, options: Options) -> Renderer:
+        """The voice with every line of the game synthesized: nothing waits on synthesis later."""
+        narration = self.table.narration
+        voice = renderer(options.voice)
+        try:
+            voice.prepare(
+                narration.opening + [i for _, items in narration.debate.reminders for i in items] + narration.vote
+            )
+        except VoiceError as exc:
+            raise SetupError(str(exc)) from None
+        return voice
+
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
+        table = self.table
+        parser = Parser(self.game, table.players)
+        # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
+        said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
+        host = host_arguments(options, io, voice, parser, said, journal)
+        session = Session(script=table.script, players=tuple(table.players), in_play=table.roles, **host)
+        warnings = unheard_lines(io.ear, table)
+
+        def game() -> object:
+            if warnings:  # before the legend: what to say for a character the model cannot hear
+                host["voice"].tell(*warnings)
+            return session.run(table.narration, events)
+
+        return guarded(game, journal, io)
+
+
+class OneNight:
+    """The one-night family, as the program's registry holds it (narrator/app/family.py)."""
+
+    name = ONE_NIGHT
+
+    def check_script(self, text: str, file: str) -> str:
+        script = load_script(text, file)
+        return f"{script.rules.game}, {len(script.rules.roles)} personnages"
+
+    def resolve(self, raw: Mapping[str, object]) -> dict:
+        return resolve_one_night(raw)
+
+    def table(self, game: str, asked: TableRequest) -> OneNightTable:
+        if asked.players is None:
+            raise SetupError("--players : les noms des joueurs, dans l'ordre autour de la table")
+        if asked.roles is None and asked.scenario is None:
+            raise SetupError("--roles ou --scenario : les cartes en jeu (joueurs + 3)")
+        table = build_table(
+            game, asked.players, asked.roles, asked.scenario, asked.minutes, asked.first_game, asked.legend
+        )
+        return OneNightTable(table)
+
+    def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
+        if asked.players is None:
+            return setup_and_play(options, game, journal_path)
+        return start(self.table(game, asked), options, journal_path)
+
+    def night(self, game: str, asked: TableRequest) -> list[Item]:
+        return self.table(game, asked).table.narration.opening
+
+    def from_header(self, header: dict) -> OneNightTable:
+        table = build_table(
+            header["game"],
+            list(header["players"]),
+            list(header["in_play"]),
+            None,
+            header["minutes"],
+            legend=header["legend"],
+        )
+        return OneNightTable(table)
+
+    def demo(self, seed: int, out: str, model: str | None) -> bool:
+        return run_demo(seed, out, model)
+
+
+def setup_and_play(options: Options, game: str | None = None, journal_path: str | None = None) -> int:
+    """From the first word, the setup by voice (game, players, names, cards), then the game."""
+    io = open_io(options)
+    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons())
+    ear = io.ear
+    check = (lambda names: [p.message for p in ear.check_names(names)]) if isinstance(ear, VoskEar) else None
+    setup = SpokenSetup(
+        voice=voice,
+        ear=ear,
+        clock=io.clock,
+        prompts=load_prompts(),
+        words=cache(SetupParser),
+        phrases=cache(lambda game, phase: setup_phrases(game, phase)),
+        check_names=check,
+        tune=tuner(options.voice, voice),
+    )
+    try:
+        table = setup.run(game)
+    except SetupStopped:
+        io.close()
+        return 0
+    except EOFError:
+        io.close()
+        raise SetupError("les réponses se sont arrêtées pendant la mise en place de la partie") from None
+    except (VoiceError, ListenError) as exc:
+        io.close()
+        raise SetupError(str(exc)) from None
+    return start(OneNightTable(table), options, journal_path, io)
+
+
+def heard_phrases(ear: Ear, table: Table, said: list[str]) -> list[str]:
+    """A phase grammar, with the respellings the speech model hears of the characters it cannot hear."""
+    return with_respellings(ear.model, table.script.rules.game, said) if isinstance(ear, VoskEar) else said
+
+
+def unheard_lines(ear: Ear, table: Table) -> list[Line]:
+    """For each character in play the speech model cannot hear, what to say instead (none without vosk)."""
+    if not isinstance(ear, VoskEar):
+        return []
+    said = unheard_in_play(ear.model, table.script, table.roles, table.legend)
+    return [Line(f"unheard_{n}", text) for n, text in enumerate(said)]

@@ -1,0 +1,285 @@
+"""The start-up every game shares, whatever its family: the voice, the ear, the journal, the guard.
+
+A family (narrator/app/family.py) turns what was asked into a `TableGame`; `start` gives it a
+voice, an ear and a speaker, writes its journal's header, and plays it under `guarded`, which
+turns any problem on the way into one French sentence with the journal kept.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypedDict
+
+from narrator.app.speakers import FALLBACK_WAV, Tee, table_speaker
+from narrator.listen.ear import Ear, ListenError
+from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
+from narrator.listen.vosk_ear import VoskEar, open_ear
+from narrator.resources import data_dir, french_reason
+from narrator.script.prompts import Prompts, load_prompts
+from narrator.table.clock import Clock, FakeClock, RealClock
+from narrator.table.events import Event
+from narrator.table.host import Stopped, Understands
+from narrator.table.journal import Journal, JournalError, fingerprint
+from narrator.table.settings import load_settings, save_settings
+from narrator.table.setup import SetupError
+from narrator.table.voice import Voice, load_earcons
+from narrator.voice import (
+    ConsoleSpeaker,
+    Profile,
+    Renderer,
+    Speaker,
+    VoiceError,
+    WavSpeaker,
+    find_profile,
+    load_profile,
+)
+
+
+@dataclass
+class Options:
+    """How the table is heard and spoken to."""
+
+    voice: str = "fr"  # a profile of voices/, or a YAML file
+    ear: str = "vosk"  # vosk, keyboard, script:FILE
+    model: str | None = None
+    wav: str | None = None
+    no_wait: bool = False
+    append_wav: bool = False  # a resumed game goes on in the narration WAV already written
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """A table as the command line asks for it; each family reads what it needs and checks it."""
+
+    players: list[str] | None = None  # None: set up by voice, where the family can
+    roles: list[str] | None = None  # role ids: the cards in play (one-night), each seat's card (classic)
+    scenario: str | None = None
+    minutes: int | None = None
+    first_game: bool = False
+    legend: bool = True
+    captain: bool = False
+    extra: list[str] | None = None  # the undealt cards (classic)
+    groups: dict[str, int] | None = None  # the sectaire's groups (classic)
+
+
+class TableGame(Protocol):
+    """One game of a family at a table, checked and ready: what its journal keeps, and its session."""
+
+    @property
+    def family(self) -> str:
+        """Its family's name, as the journal's header says it."""
+        ...
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def players(self) -> list[str]:
+        """In seat order."""
+        ...
+
+    def header(self) -> dict[str, object]:
+        """The journal header's fields of this family, after its players: what `resume` rebuilds it from."""
+        ...
+
+    def voice(self, options: Options) -> Renderer:
+        """The narrator's voice made ready; `SetupError` for a voice that cannot speak."""
+        ...
+
+    def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
+        """The session at the table, from the start or from the journal's `events`, under `guarded`."""
+        ...
+
+
+def profile_of(voice: str) -> Profile:
+    try:
+        return load_profile(voice) if voice.endswith((".yaml", ".yml")) else find_profile(voice)
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise SetupError(f"{voice} : ce n'est pas du texte UTF-8 (octet 0x{exc.object[exc.start]:02x})") from None
+    except OSError as exc:
+        raise SetupError(f"{voice} : lecture impossible ({french_reason(exc)})") from None
+
+
+def renderer(voice: str) -> Renderer:
+    """The voice profile asked for, with the table's saved settings (« plus lentement »…)."""
+    try:
+        return Renderer(load_settings().apply(profile_of(voice)))
+    except VoiceError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
+    """What « plus lentement », « plus fort »… do: change the setting, keep it, speak with it from now on."""
+    base = profile_of(voice)
+    settings = load_settings()
+
+    def tune(command: str) -> bool:
+        if not settings.change(command, base):
+            return False
+        save_settings(settings)
+        spoken.render = Renderer(settings.apply(base)).render
+        return True
+
+    return tune
+
+
+def script_version(game: str) -> str:
+    """A hash of the scripts a game is played with, kept in its journal."""
+    folder = data_dir("scripts")
+    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
+
+
+@dataclass
+class Io:
+    """The table's ears and mouth, opened once for the setup and the game."""
+
+    ear: Ear
+    speaker: Speaker
+    clock: Clock
+
+    def close(self) -> None:
+        self.speaker.close()
+        self.ear.close()
+
+
+def open_io(options: Options, players: list[str] | None = None) -> Io:
+    """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
+    ear = make_ear(options, players)
+    speaker: Speaker
+    try:
+        if options.no_wait:
+            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav), ConsoleSpeaker())
+        else:
+            speaker = table_speaker(options.wav, append=options.append_wav)
+    except OSError as exc:
+        ear.close()
+        raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({french_reason(exc)})") from None
+    return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
+
+
+def make_ear(options: Options, players: list[str] | None = None) -> Ear:
+    """The ear asked for: the microphone with vosk (the keyboard when there is no model), a keyboard, a script."""
+    if options.ear == "keyboard":
+        return KeyboardEar()
+    if options.ear.startswith("script:"):
+        try:
+            return ScriptedEar.from_file(options.ear[len("script:") :])
+        except ListenError as exc:
+            raise SetupError(str(exc)) from None
+    if options.ear != "vosk":
+        raise SetupError(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {options.ear}")
+    ear = open_ear(options.model)
+    if isinstance(ear, VoskEar) and players:
+        problems = ear.check_names(players)
+        if problems:
+            ear.close()
+            raise SetupError(" ".join(p.message for p in problems))
+    return ear
+
+
+def start(table: TableGame, options: Options, journal_path: str | None = None, io: Io | None = None) -> int:
+    """A new game: the voice, the ear and the speaker made ready, then its journal, then the session (a
+    table that cannot start leaves no journal to resume)."""
+    voice = table.voice(options)
+    io = io or open_io(options, table.players)
+    header: dict[str, object] = {
+        "family": table.family,
+        "game": table.game,
+        "script": script_version(table.game),
+        "players": list(table.players),
+        **table.header(),
+        "voice": options.voice,
+        "seed": None,  # nothing is drawn by the program: the cards are physical, or the operator's
+    }
+    try:
+        journal = Journal.create(header, Path(journal_path) if journal_path else None)
+    except JournalError as exc:
+        io.close()
+        raise SetupError(str(exc)) from None
+    print(f"Journal de la partie : {journal.path}", file=sys.stderr)
+    return table.play(options, journal, None, io, voice)
+
+
+def go_on(table: TableGame, header: dict, options: Options, journal: Journal, events: list[Event]) -> int:
+    """A journaled game, its table rebuilt from `header`, played on from its `events`."""
+    try:
+        if header.get("script") != script_version(table.game):
+            print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
+        options.voice = header.get("voice", options.voice)
+        print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
+        spoken = table.voice(options)  # before the sound card is opened
+        return table.play(options, journal, events, open_io(options, table.players), spoken)
+    finally:
+        journal.close_quietly()  # a failure before the session began: the lock released
+
+
+class HostArguments(TypedDict):
+    """What every session takes from the table it plays at (narrator/table/host.py's `Host`)."""
+
+    prompts: Prompts
+    voice: Voice
+    ear: Ear
+    clock: Clock
+    parser: Understands
+    phrases: Callable[[str], list[str]]
+    journal: Journal
+    keyboard: KeyboardEar | None
+    tune: Callable[[str], bool]
+
+
+def host_arguments(
+    options: Options,
+    io: Io,
+    voice: Renderer,
+    parser: Understands,
+    phrases: Callable[[str], list[str]],
+    journal: Journal,
+) -> HostArguments:
+    """The session's voice (with the earcons), ear, clock and journal; a keyboard offered beside the
+    microphone after three misunderstandings; « plus lentement »… applied and kept."""
+    spoken = Voice(voice.render, io.speaker, load_earcons())
+    return {
+        "prompts": load_prompts(),
+        "voice": spoken,
+        "ear": io.ear,
+        "clock": io.clock,
+        "parser": parser,
+        "phrases": phrases,
+        "journal": journal,
+        "keyboard": KeyboardEar() if isinstance(io.ear, VoskEar) else None,
+        "tune": tuner(options.voice, spoken),
+    }
+
+
+def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
+    """Play `game` to its end or to « stop »; a problem on the way (the ear, the voice, the journal, the
+    disk) is one French sentence, the journal kept; the ear, the speaker and the journal are closed."""
+    try:
+        try:
+            game()
+        finally:
+            try:
+                io.close()
+            finally:
+                journal.close()
+    except Stopped:
+        print(f"Partie arrêtée ; « narrator resume {journal.path} » la reprendra.", file=sys.stderr)
+        return 0
+    except EOFError:
+        raise SetupError(
+            f"les réponses se sont arrêtées avant la fin de la partie ; « narrator resume {journal.path} » la reprendra"
+        ) from None
+    except (VoiceError, ListenError, JournalError) as exc:
+        raise SetupError(str(exc)) from None
+    except OSError as exc:
+        where = f"{exc.filename} : " if exc.filename else ""
+        raise SetupError(
+            f"{where}écriture impossible ({french_reason(exc)}) ; "
+            f"la partie est gardée : « narrator resume {journal.path} »"
+        ) from None
+    return 0
