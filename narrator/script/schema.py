@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-from typing import cast
 
 import jsonschema
 
@@ -80,8 +79,8 @@ def _explain(doc: Marked, error: jsonschema.ValidationError) -> list[Problem]:
 
 def _expected(kind: str, expected: object) -> str:
     """What one keyword of a schema asks for, in French."""
-    if kind == "enum":
-        return "une de " + ", ".join(map(str, cast(list, expected)))
+    if kind == "enum" and isinstance(expected, list):
+        return "une de " + ", ".join(map(str, expected))
     if kind == "type":
         kinds = expected if isinstance(expected, list) else [expected]
         return " ou ".join(_TYPES.get(str(k), str(k)) for k in kinds)

@@ -137,7 +137,7 @@ class Rules:
     game: str
     roles: Mapping[str, Role]
     options: Options
-    texts: Mapping[str, object] = field(default_factory=dict)
+    texts: Mapping[str, str | Mapping[str, str]] = field(default_factory=dict)
 
     def night_roles(self) -> list[Role]:
         """Roles that choose at night (each under its id in a record), in waking order."""

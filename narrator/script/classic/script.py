@@ -406,10 +406,10 @@ def say(rules: Rules, reason: Reason) -> str:
     """One of the engine's reasons as a French sentence: `names` said as a list (« Ana et Ben »), `role`
     by its card's name, any other list as a record lists it (« Ana, Ben »)."""
     params = dict(reason.params)
-    template = form(cast(str | dict, rules.texts[reason.key]), how_many(params))
+    template = form(rules.texts[reason.key], how_many(params))
     for key, value in params.items():
-        if key == "names":
-            params[key] = join_names(rules, list(cast(list, value)))
+        if key == "names" and isinstance(value, list | tuple):
+            params[key] = join_names(rules, [str(v) for v in value])
         elif key == "role":
             params[key] = rules.roles[str(value)].name
         elif isinstance(value, list | tuple):
