@@ -318,6 +318,27 @@ def test_annule_takes_back_the_last_ballot() -> None:
     ]
 
 
+def test_annule_before_the_first_ballot_takes_back_the_answer_before_the_vote_and_asks_it_again() -> None:
+    # « annule » says what it takes back (« J'annule : Dan. »): with no ballot yet, that is the
+    # captain's election, so the table elects again; the debate is over and is not held again
+    voices = list(VOICES)
+    at = voices.index("ana vote contre cleo")
+    voices[at:at] = ["annule", "dan est élu capitaine", "oui"]
+    session, speaker, _ = classic_table(NIGHTS, voices)
+    ending = session.run()
+    assert ending.record == RECORD
+    lines = said(speaker)
+    at = lines.index("J'annule : Dan.")
+    election = lines[at + 1]
+    assert election.startswith("Élisez votre capitaine") and lines.count(election) == 2
+    assert lines[at + 2 : at + 5] == [
+        "J'ai compris : Dan. C'est bien ça ?",
+        "Le village élit Dan capitaine.",
+        lines[at - 1],  # then the vote's question again, without a second debate
+    ]
+    assert sum(line.startswith("Le village débat") for line in lines) == 1
+
+
 @pytest.mark.parametrize("cut", ["ana vote contre cleo", "cleo", "ana vote contre dan"])
 def test_a_game_cut_short_resumes_from_its_journal(tmp_path: Path, cut: str) -> None:
     """issue 7 for the classic game: every answer journaled before it is used; a resumed game ends the same.
