@@ -133,12 +133,6 @@ def _parser() -> argparse.ArgumentParser:
         "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
     )
     play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
-    play.add_argument(
-        "--extra", metavar="CARTES", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)"
-    )
-    play.add_argument(
-        "--groups", metavar="GROUPES", help="thiercelieux, avec le sectaire : le groupe de chaque joueur, Ana=1,Ben=2,…"
-    )
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument(
         "journal", metavar="JOURNAL", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)"
@@ -251,6 +245,13 @@ def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> N
     parser.add_argument("--no-legend", action="store_true", help="ne pas lire la légende des personnages")
     parser.add_argument(
         "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
+    )
+
+    parser.add_argument(
+        "--extra", metavar="CARTES", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)"
+    )
+    parser.add_argument(
+        "--groups", metavar="GROUPES", help="thiercelieux, avec le sectaire : le groupe de chaque joueur, Ana=1,Ben=2,…"
     )
 
 
@@ -388,8 +389,8 @@ def _asked(args: argparse.Namespace) -> TableRequest:
         first_game=args.first_game,
         legend=not args.no_legend,
         captain=getattr(args, "captain", False),
-        extra=_cards(args.game, args.extra) if getattr(args, "extra", None) else None,
-        groups=_groups(args.groups) if getattr(args, "groups", None) else None,
+        extra=_cards(args.game, args.extra) if args.extra else None,
+        groups=_groups(args.groups) if args.groups else None,
     )
 
 

@@ -213,6 +213,18 @@ def test_render_takes_accented_card_names(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "dragon" in bad.stderr
 
 
+def test_render_takes_the_voleurs_undealt_cards(tmp_path: Path) -> None:
+    # a classic table with the voleur is rendered only with its two undealt cards, as it is played
+    out = tmp_path / "nuit.wav"
+    table = ["render", "thiercelieux", "--players", "Ana,Ben,Cleo,Dan,Eva,Fay", "--out", str(out)]
+    table += ["--roles", "voleur,loup,voyante,sorciere,chasseur,villageois", "--no-legend"]
+    run = narrator(*table, "--extra", "loup,villageois")
+    assert run.returncode == 0, run.stderr
+    assert "voleur_wake" in [row.split("\t")[0] for row in run.stdout.splitlines()]
+    without = narrator(*table)
+    assert without.returncode == 2 and "--extra" in without.stderr
+
+
 @pytest.mark.parametrize("name", ["table.yaml", "demo.yaml", "listen.fr.yaml", "onuw.yaml", "thiercelieux.yaml"])
 def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
     run = narrator("check", str(ROOT / "scripts" / name))
