@@ -406,7 +406,7 @@ def test_avant_ligne_resumes_from_the_lines_before_a_damaged_one(games, state) -
     run = journal_rig.run_cli(family.argv(state, path, said, True)[:2] + ["--avant-ligne", "7"] +
                               family.argv(state, path, said, True)[2:], typed)  # fmt: skip
     assert run.code == 0, run.out
-    assert f"{path}:7: la partie reprend des 6 premières lignes" in run.out
+    assert f"{path}:7: la partie reprend de la ligne 1 à la ligne 6" in run.out
     assert (state / "edited.jsonl.ligne-7.ecartee").read_bytes().startswith(b"\x00\x00garbage\n" + lines[7])
     assert family.confirmed(path) == games["thiercelieux"][1]
 

@@ -150,7 +150,7 @@ class Journal:
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND)
         except OSError as exc:
-            raise _failed(path, "journal impossible à rouvrir pour écrire", exc) from None
+            raise _failed(path, "journal impossible à rouvrir", exc) from None
         _lock(fd, path)
         try:
             data = _read_all(fd)
@@ -288,7 +288,7 @@ def _parse(path: Path, data: bytes, before_line: int | None) -> Reading:
             raise JournalError(f"{path} : --avant-ligne {before_line} : attendu : de 2 à {whole}")
         keep = before_line - 1
         warnings.append(
-            f"{path}:{before_line}: la partie reprend des {keep} premières lignes ; les suivantes sont écartées."
+            f"{path}:{before_line}: la partie reprend de la ligne 1 à la ligne {keep} ; les suivantes sont écartées."
         )
 
     def unreadable(number: int, exc: Exception) -> None:
