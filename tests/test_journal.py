@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from narrator.app.startup import script_version
 from narrator.rules.phase import PhaseId
 from narrator.table import events as ev
 from narrator.table.journal import Journal, JournalError, read_journal
@@ -94,9 +95,15 @@ def test_a_version_2_journal_resumed_says_what_version_2_said(tmp_path, name) ->
     path = tmp_path / f"{name}.jsonl"
     shutil.copy(JOURNALS / path.name, path)
     answers = next(a for n, a, _ in OLD_RESUMES if n == path.name)
+    header = read_journal(path)[0]
     run = cli("resume", str(path), home=tmp_path, answers=answers)
     heard = [line.split("  ", 1)[1] for line in run.stdout.splitlines() if re.match(r"\d\d:\d\d\.\d\d  ", line)]
     assert run.returncode == 0 and heard == (JOURNALS / f"{name}.heard.txt").read_text(encoding="utf-8").splitlines()
+    # the scripts' warning exactly when they changed: thiercelieux's texts gained the classic reasons'
+    # wording since; Poudlard's scripts did not change, and a warning there would mislead every table
+    changed = header["script"] != script_version(header["game"])
+    assert ("les scripts du jeu ont changé" in run.stderr) == changed
+    assert changed == name.startswith("thiercelieux")
 
 
 def test_version_2_lines_are_read_in_version_3() -> None:
