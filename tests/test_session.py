@@ -168,7 +168,8 @@ def test_annule_of_on_vote_in_the_vote_goes_back_to_the_debate() -> None:
     session, speaker, _ = table("poudlard", players, in_play, answers)
     session.run(plan(session.script.announce, in_play))
     texts = [t for _, _, t in speaker.heard]
-    assert "J'annule : on vote." in texts
+    at = texts.index("J'annule : on vote.")
+    assert texts[at + 1].startswith("On reprend. Il reste ")  # the table hears it is back in the debate
     assert any(t.startswith("D'accord, une minute de plus.") for t in texts)  # heard in the debate, not the vote
     assert [e for e in session.events if isinstance(e, (ev.DebateOver, ev.MoreTime, ev.Undo))] == [
         ev.DebateOver(1, early=True),

@@ -67,16 +67,20 @@ class Session(Host):
         damage = off_the_table(self.events, self.players, self.in_play)
         if damage is not None:
             raise self.damaged(*damage)
+        undone = False
         while True:
             try:
-                return self._go_on(plan, progress(self.events))
+                return self._go_on(plan, progress(self.events), undone)
             except Undo:
-                continue
+                undone = True
 
-    def _go_on(self, plan: Plan, state: Progress) -> Ending:
+    def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             self.night(plan, state.night_at)
+        if stage == STAGES.index("debate") and undone:  # « annule » of « on vote »: the table hears it debates again
+            left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
+            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         if stage <= STAGES.index("debate"):
             self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
