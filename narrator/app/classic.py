@@ -122,9 +122,7 @@ class Classic:
 
     def night(self, game: str, asked: TableRequest) -> list[Item]:
         """The first night of the table, every call with its usual wait."""
-        if asked.players is None or asked.roles is None:
-            raise SetupError(_NEEDS_DEAL)
-        record = check_deal(asked.players, asked.roles, extra=asked.extra, groups=asked.groups)
+        record = self.table(game, asked).record  # checked as a table that would play it
         return to_items(load_narration().night_steps(set(record.roles), 1))
 
     def from_header(self, header: dict) -> ClassicTable:
