@@ -162,7 +162,7 @@ def test_tallies_and_asking_whom_ginny_pointed_at() -> None:
 def test_annule_of_on_vote_in_the_vote_goes_back_to_the_debate() -> None:
     players = ["Ana", "Ben", "Chloé"]
     in_play = ["mangemort", "eleve", "eleve", "harry", "ron", "luna"]
-    answers: list[str | None] = ["on vote", "annule", "encore une minute", "on vote"]
+    answers: list[str | None] = ["on vote", "annule", "répète", "encore une minute", "on vote"]
     answers += ["ana vote contre ben", "ben vote contre ben", "chloé vote contre ben", "oui"]
     answers += ["mangemort", "eleve", "harry", "oui"]
     session, speaker, _ = table("poudlard", players, in_play, answers)
@@ -170,6 +170,9 @@ def test_annule_of_on_vote_in_the_vote_goes_back_to_the_debate() -> None:
     texts = [t for _, _, t in speaker.heard]
     at = texts.index("J'annule : on vote.")
     assert texts[at + 1].startswith("On reprend. Il reste ")  # the table hears it is back in the debate
+    # « répète » there is the debate's opening with the time left, not the vote's question taken back
+    assert texts[at + 2] in texts[:at] and texts[at + 2].startswith("Réveillez-vous tous")
+    assert not any(t.startswith("Dites-moi les votes") for t in texts[at : at + 6])
     assert any(t.startswith("D'accord, une minute de plus.") for t in texts)  # heard in the debate, not the vote
     assert [e for e in session.events if isinstance(e, (ev.DebateOver, ev.MoreTime, ev.Undo))] == [
         ev.DebateOver(1, early=True),

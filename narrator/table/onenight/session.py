@@ -78,9 +78,11 @@ class Session(Host):
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             self.night(plan, state.night_at)
-        if stage == STAGES.index("debate") and undone:  # « annule » of « on vote »: the table hears it debates again
-            left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
-            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
+        if stage == STAGES.index("debate"):  # resumed or « annule » of « on vote »: « répète » says the day's opening
+            self.voice.last = plan.opening[plan.sections[-1] :]
+            if undone:  # the table hears it debates again
+                left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
+                self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         if stage <= STAGES.index("debate"):
             self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
