@@ -1,0 +1,92 @@
+"""What a player's phone shows: their card, one question at a time, and what only they learn.
+
+These are plain data, the same for both families: a family turns its own questions (an engine's
+`Ask`, a one-night card's choice) into a `Question`, and reads the `Answer` back into the shape its
+records use. The hub (hub.py) holds one screen per seat; the web server (server.py) shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Form(str, Enum):
+    """How a question is answered on the phone."""
+
+    ONE = "one"  # one of `choices` (a player, a middle card, an option)
+    PAIR = "pair"  # two different `choices`, in order
+    SOME = "some"  # several different `choices`: exactly `count`, or any number when `count` is None
+    YES_NO = "yes_no"  # oui or non
+    TAP = "tap"  # nothing to choose: « Continuer » (a screen that only has to be touched)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str  # what the answer carries back: a player's name, a middle place, an option's value
+    label: str  # what the phone shows and a screen reader reads
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question on one phone. `text` is the whole question in words (a screen reader reads it)."""
+
+    form: Form
+    text: str
+    choices: tuple[Choice, ...] = ()
+    optional: bool = False  # « personne » / « rien » is an answer
+    count: int | None = None  # SOME: how many
+    decoy: bool = False  # asked only so that every phone is touched: its answer changes nothing
+
+    def check(self, value: object) -> str | None:
+        """Why `value` is no answer to this question (French), or None when it is one."""
+        values = [c.value for c in self.choices]
+        if value is None:
+            return None if self.optional or self.form is Form.TAP else "une réponse est obligatoire"
+        if self.form is Form.TAP:
+            return None
+        if self.form is Form.YES_NO:
+            return None if isinstance(value, bool) else "attendu : oui ou non"
+        if self.form is Form.ONE:
+            return None if isinstance(value, str) and value in values else "ce choix n'est pas proposé"
+        if not isinstance(value, list) or not all(isinstance(v, str) and v in values for v in value):
+            return "ces choix ne sont pas proposés"
+        if len(set(value)) != len(value):
+            return "deux fois le même choix"
+        wanted = 2 if self.form is Form.PAIR else self.count
+        if wanted is not None and len(value) != wanted:
+            return f"attendu : {wanted} choix"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A seat's card as its phone shows it (hidden until the player asks to see it)."""
+
+    role: str  # the role id
+    name: str  # « Voyante »
+    text: str  # what the card does, in a sentence or two
+    symbol: str = ""  # its tactile symbol or legend mark, in words
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A seat's answer to the question its phone showed (`asked` is `Hub.ask`'s number)."""
+
+    seat: str
+    asked: int
+    value: object
+    decoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """Everything one seat's phone shows now: nothing of another seat's secrets, ever."""
+
+    seat: str
+    card: Card | None = None
+    question: Question | None = None
+    asked: int = 0  # the number of the question shown, sent back with the answer
+    answered: bool = False
+    secrets: tuple[str, ...] = ()  # what this seat was told, oldest first
+    status: str = ""  # a public line every phone shows (« Nuit 1 », « Le vote »)
