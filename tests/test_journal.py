@@ -62,19 +62,23 @@ OLD_RESUMES = [
     ("poudlard-vote-v2.jsonl", ["dan vote contre ana", "oui", *CARDS], ["Ben"]),
     ("thiercelieux-vote-v2.jsonl", ["cleo vote contre dan", "dan vote contre ana", "oui", "je tire sur ana", "oui"],
      ["Ben", "Cleo", "Dan", "Eva"]),
+    # the version 2 journals above, resumed by version 3 for their first ballot, then stopped
+    ("poudlard-vote-v3.jsonl", ["oui", *CARDS], ["Ben"]),
+    ("thiercelieux-vote-v3.jsonl", ["dan vote contre ana", "oui", "je tire sur ana", "oui"], ["Ben", "Cleo", "Dan", "Eva"]),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("name, answers, winners", OLD_RESUMES)
-def test_an_old_journal_resumes_and_is_rewritten_in_version_3(tmp_path, name, answers, winners) -> None:
+def test_an_old_journal_resumes_and_is_rewritten_in_the_current_version(tmp_path, name, answers, winners) -> None:
     path = tmp_path / name
     shutil.copy(JOURNALS / name, path)
     old_header, old_events, _ = read_journal(path)  # read, migrated, the file untouched
-    assert old_header["version"] == ev.VERSION == 3 and (JOURNALS / name).read_bytes() == path.read_bytes()
+    assert old_header["version"] == ev.VERSION == 4 and (JOURNALS / name).read_bytes() == path.read_bytes()
+    assert json.loads(path.read_text(encoding="utf-8").splitlines()[0])["version"] == int(name[-7])
     run = cli("resume", str(path), home=tmp_path, answers=answers)
     assert run.returncode == 0, run.stderr
     header, events, warnings = read_journal(path)
-    assert warnings == [] and header["version"] == 3
+    assert warnings == [] and header["version"] == 4
     assert events[: len(old_events)] == old_events  # nothing lost
     outcomes = [e for e in events if isinstance(e, ev.Outcome)]
     assert len(outcomes) == 1 and outcomes[0].winners == winners

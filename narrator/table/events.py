@@ -31,8 +31,9 @@ from narrator.rules.phase import KINDS, PhaseId
 from narrator.script.games import CLASSIC, family_of
 
 # 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`; 3: one ballot
-# shape, one debate end, the phase as data, the header's `in_play`
-VERSION = 3
+# shape, one debate end, the phase as data, the header's `in_play`; 4: the players' phones (the header's
+# `phones`, a one-night `deal` drawn by the program, `seat_taken`, `seat_freed`, `night_choice`)
+VERSION = 4
 
 Json = Any  # any JSON value: an answer as a game record holds it
 
@@ -77,6 +78,16 @@ def event(kind: str) -> Callable[[E], E]:
 # -- the header ----------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Phones:
+    """The players' phones of a game: the server's port and each seat's secret token, so that a resumed
+    game serves the same address and the phones come back with the tokens they hold."""
+
+    port: int
+    tokens: dict[str, str]
+    bind: str = "lan"  # lan: the table's network; or an address (127.0.0.1 in tests)
+
+
 @event("game")
 @dataclass(frozen=True)
 class Game(Event):
@@ -99,15 +110,21 @@ class Game(Event):
     options: dict[str, bool] | None = None  # classic
     extra: list[str] = field(default_factory=list)  # classic
     groups: dict[str, int] = field(default_factory=dict)  # classic
+    phones: Phones | None = None  # the game is played with the players' phones
 
     def check(self) -> str | None:
         if self.version != VERSION:
             return f"version {self.version} ; attendu : {VERSION}"
         if not self.players or len(set(self.players)) != len(self.players):
             return "« players » : attendu : des noms, chacun une fois"
+        if self.phones is not None and set(self.phones.tokens) != set(self.players):
+            return "« phones » : attendu : un jeton par joueur"
         if self.family == "onenight":
-            if self.in_play is None or self.deal is not None or self.options is not None:
-                return "« onenight » : attendu : « in_play », sans « deal » ni « options »"
+            if self.in_play is None or self.options is not None:
+                return "« onenight » : attendu : « in_play », sans « options »"
+            # drawn by the program for the phones: each player's card, then the middle's A, B, C
+            if self.deal is not None and sorted(self.deal) != sorted(self.in_play):
+                return "« deal » : attendu : les cartes de « in_play », les joueurs puis le centre"
         elif self.family == "classic":
             if self.deal is None or self.options is None or self.in_play is not None:
                 return "« classic » : attendu : « deal » et « options », sans « in_play »"
@@ -289,6 +306,41 @@ class Pointing(Event):
     target: str | None
 
 
+@event("seat_taken")
+@dataclass(frozen=True)
+class SeatTaken(Event):
+    """A phone took this seat (its token, from the header or the last `seat_freed`, is now handed out)."""
+
+    seat: str
+
+    @property
+    def by_table(self) -> bool:
+        return False
+
+
+@event("seat_freed")
+@dataclass(frozen=True)
+class SeatFreed(Event):
+    """The table freed a seat: its phone's token is void, `token` is the seat's new one."""
+
+    seat: str
+    token: str
+
+    @property
+    def by_table(self) -> bool:
+        return False
+
+
+@event("night_choice")
+@dataclass(frozen=True)
+class NightChoice(Event):
+    """One-night game with the phones: what `player` chose with the card they were dealt, as a record's
+    `night` holds it (`{look: Dan}`, `{swap: [Ana, Ben]}`…)."""
+
+    player: str
+    choice: Json
+
+
 # -- classic -------------------------------------------------------------------------------------
 
 
@@ -309,8 +361,8 @@ class Answer(Event):
     def check(self) -> str | None:
         if self.phase.kind not in KINDS or self.phase.number < 1:
             return f"« phase » : attendu : night ou day, et un numéro de 1 ou plus ; trouvé : {self.phase}"
-        if self.by not in ("operator", "voice", "rules"):
-            return f"« by » : attendu : operator, voice ou rules ; trouvé : {self.by}"
+        if self.by not in ("operator", "voice", "rules", "phone"):
+            return f"« by » : attendu : operator, voice, rules ou phone ; trouvé : {self.by}"
         return None
 
 
@@ -515,8 +567,13 @@ def _number(text: str) -> Json:
     return int(text) if text.isdigit() else text  # not a number: refused by the check, with its line
 
 
+def _from_v3(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
+    """Version 4 only added what the phones need: a version 3 journal reads as it is."""
+    return {**header, "version": 4}, events
+
+
 # version -> what turns a journal of that version (its header, its lines) into one of the next
-MIGRATIONS: dict[int, Step] = {1: _from_v1, 2: _from_v2}
+MIGRATIONS: dict[int, Step] = {1: _from_v1, 2: _from_v2, 3: _from_v3}
 
 
 def migrate(header: Line, events: list[Line]) -> tuple[Line, list[Line]]:
