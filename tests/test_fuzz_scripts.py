@@ -599,10 +599,10 @@ def test_a_value_json_cannot_show_was_a_type_error() -> None:
 def test_whole_floats_and_infinity_were_accepted_then_broke_the_game() -> None:
     # copies: 2.0 loaded, then random_deck's range(2.0) raised TypeError
     found = yaml_problems(poudlard(r"^    copies: 2$", "    copies: 2.0"), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:32:13: roles.mangemort.copies: attendu : un nombre entier ; trouvé : 2.0"]
+    assert found == ["scripts/poudlard.yaml:33:13: roles.mangemort.copies: attendu : un nombre entier ; trouvé : 2.0"]
     # {wait: .inf} loaded, then rendering the night raised OverflowError
     found = yaml_problems(poudlard(r"\{wait: \d+\}", "{wait: .inf}"), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:161:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
+    assert found == ["scripts/poudlard.yaml:203:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
     assert profile_problems("volume: .nan\n") == ["p.yaml:1:9: volume: attendu : un nombre ; trouvé : NaN"]
 
 
@@ -610,7 +610,7 @@ def test_a_role_id_that_is_no_text_was_a_type_error() -> None:
     # the pattern applies to strings only: roles: {1: …} passed, then check_setup's join failed
     found = yaml_problems(poudlard(r"^  hermione:$", "  1:"), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:51:3: roles.1: identifiant invalide « 1 » ; attendu : minuscules ASCII et _"
+        "scripts/poudlard.yaml:54:3: roles.1: identifiant invalide « 1 » ; attendu : minuscules ASCII et _"
     ]
 
 
@@ -619,7 +619,7 @@ def test_broken_braces_in_a_text_were_a_value_error() -> None:
         poudlard(r'^(\s+one: "Égalité à une voix entre )\{names\}', r"\1{names"), load_script, POUDLARD
     )
     assert found == [
-        "scripts/poudlard.yaml:125:10: texts.tie.one: accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
+        "scripts/poudlard.yaml:138:10: texts.tie.one: accolade { ou } seule : attendu {nom} ; écrire {{ ou }} pour une accolade"
     ]
 
 
@@ -627,17 +627,17 @@ def test_templates_that_load_but_fail_when_filled_are_refused() -> None:
     # "{}" passed (its name is empty), then format(names=…) raised IndexError
     found = yaml_problems(poudlard(r"^  winners: .*$", '  winners: "Gagnants : {}."'), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:140:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"
+        "scripts/poudlard.yaml:153:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"
     ]
     # "{name:%}" passed, then format raised ValueError
     found = yaml_problems(poudlard(r'^(  spared: ".*)\{name\}', r"\1{name:%}"), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:127:11: texts.spared: {name:%} : ni « ! » ni « : » dans un {…} ; attendu {name}"
+        "scripts/poudlard.yaml:140:11: texts.spared: {name:%} : ni « ! » ni « : » dans un {…} ; attendu {name}"
     ]
     # one/two/many where no {names} nor {count} decides between them: explain.say raised KeyError
     found = yaml_problems(poudlard(r"^  no_votes: .*$", "  no_votes: {two: a, many: b}"), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:121:13: texts.no_votes: attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})"
+        "scripts/poudlard.yaml:134:13: texts.no_votes: attendu : un texte (one/two/many ne vont qu'avec {names} ou {count})"
     ]
     table = shipped_text("scripts/table.yaml").replace("Il reste {time}.", "Il reste {time!r}.", 1)
     assert yaml_problems(table, parse_prompts, "scripts/table.yaml") == [

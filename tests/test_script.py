@@ -53,7 +53,7 @@ def test_every_error_is_reported_with_its_position() -> None:
         "see_wolves, look, swap_self_other_look, swap_two_others, swap_self_center_blind, "
         'center_to_player, reveal, see_self_final ; trouvé : "swap_lok"',
         f"{FILE}:{line_of(text, 'colour')}:5: roles.harry.colour: clé inconnue « colour » ; attendu : une de "
-        "as_copy, copies, day, group, lone_peek, name, power, stars, symbol, team, wake, wolf",
+        "as_copy, card, copies, day, group, lone_peek, name, power, stars, symbol, team, wake, wolf",
     ]
 
 

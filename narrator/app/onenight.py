@@ -1,14 +1,21 @@
-"""The one-night family (`onuw`, `poudlard`): physical cards, one night, the day by voice.
+"""The one-night family (`onuw`, `poudlard`): one night, the day by voice.
 
-The narrator never sees the cards: it reads the night, times the debate, and learns the cards
-from the table in the morning. A table may be given on the command line or set up by voice.
+With physical cards the narrator never sees them: it reads the night, times the debate, and learns
+the cards from the table in the morning. With the players' phones it deals them (seeded, the deal
+in the journal's header), the night's choices are made on the phones, and the game ends written as
+a record beside its journal. A table may be given on the command line or set up by voice.
 """
 
 from __future__ import annotations
 
+import random
+import secrets
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+
+import yaml
 
 from narrator.app.demo import run_demo
 from narrator.app.resolve import resolve_one_night
@@ -29,6 +36,8 @@ from narrator.listen.french import Parser, SetupParser
 from narrator.listen.grammar import phrases, setup_phrases
 from narrator.listen.heard import unheard_in_play, with_respellings
 from narrator.listen.vosk_ear import VoskEar
+from narrator.phones.hub import Hub
+from narrator.rules.onenight.deal import shuffled
 from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
 from narrator.script.onenight.script import load_script
@@ -47,6 +56,8 @@ class OneNightTable:
     """A one-night table ready to play: its script, players, cards in play and what the narrator says."""
 
     table: Table
+    deal: list[str] | None = None  # with the phones: the program's deal, each player's card then A, B, C
+    seed: int | None = None  # what the deal was drawn with
     family: str = ONE_NIGHT
 
     @property
@@ -58,10 +69,12 @@ class OneNightTable:
         return self.table.players
 
     def header(self) -> dict[str, object]:
+        dealt = {"deal": self.deal, "seed": self.seed} if self.deal is not None else {}
         return {
             "in_play": self.table.roles,
             "minutes": self.table.narration.debate.minutes,
             "legend": self.table.legend,
+            **dealt,
         }
 
     def voice(self, options: Options) -> Renderer:
@@ -82,13 +95,23 @@ class OneNightTable:
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
         host = host_arguments(options, io, voice, parser, said, journal)
-        session = Session(script=table.script, players=tuple(table.players), in_play=table.roles, **host)
+        hub = phones_hub(io) if self.deal is not None else None
+        if self.deal is not None and hub is None:
+            io.close()
+            journal.close()
+            raise SetupError("cette partie se joue avec les téléphones des joueurs : --phones")
+        session = Session(
+            script=table.script, players=tuple(table.players), in_play=table.roles, deal=self.deal, phones=hub, **host
+        )
         warnings = unheard_lines(io.ear, table)
 
         def game() -> object:
             if warnings:  # before the legend: what to say for a character the model cannot hear
                 host["voice"].tell(*warnings)
-            return session.run(table.narration, events)
+            ending = session.run(table.narration, events)
+            if self.deal is not None:
+                write_record(journal, session.record(ending))
+            return ending
 
         return guarded(game, journal, io)
 
@@ -113,7 +136,10 @@ class OneNight:
         table = build_table(
             game, asked.players, asked.roles, asked.scenario, asked.minutes, asked.first_game, asked.legend
         )
-        return OneNightTable(table)
+        if not asked.phones:
+            return OneNightTable(table)
+        seed = asked.seed if asked.seed is not None else secrets.randbelow(2**31)
+        return OneNightTable(table, shuffled(table.roles, random.Random(seed)), seed)
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
         if asked.players is None:
@@ -132,7 +158,8 @@ class OneNight:
             header["minutes"],
             legend=header["legend"],
         )
-        return OneNightTable(table)
+        deal = header.get("deal")
+        return OneNightTable(table, list(deal) if deal is not None else None, header.get("seed"))
 
     def demo(self, seed: int, out: str, model: str | None) -> bool:
         return run_demo(seed, out, model)
@@ -166,6 +193,19 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
         io.close()
         raise SetupError(str(exc)) from None
     return start(OneNightTable(table), options, journal_path, io)
+
+
+def phones_hub(io: Io) -> Hub | None:
+    """The players' phones the start-up opened (narrator/app/phones.py), if any."""
+    hub = getattr(getattr(io, "phones", None), "hub", None)
+    return hub if isinstance(hub, Hub) else None
+
+
+def write_record(journal: Journal, record: dict[str, object]) -> None:
+    """The game as a record beside its journal, for `narrator resolve`."""
+    out = journal.path.with_suffix(".record.yaml")
+    out.write_text(yaml.safe_dump(record, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
 
 def heard_phrases(ear: Ear, table: Table, said: list[str]) -> list[str]:

@@ -56,6 +56,8 @@ class TableRequest:
 
     players: list[str] | None = None  # None: set up by voice, where the family can
     roles: list[str] | None = None  # role ids: the cards in play (one-night), each seat's card (classic)
+    phones: bool = False  # the players play on their phones (one-night: the program deals the cards)
+    seed: int | None = None  # what the program's deal is drawn with (None: a fresh one)
     scenario: str | None = None
     minutes: int | None = None
     first_game: bool = False
@@ -192,9 +194,9 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
         "game": table.game,
         "script": script_version(table.game),
         "players": list(table.players),
+        "seed": None,  # nothing drawn by the program (physical cards, the operator's), unless the table says
         **table.header(),
         "voice": options.voice,
-        "seed": None,  # nothing is drawn by the program: the cards are physical, or the operator's
     }
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)

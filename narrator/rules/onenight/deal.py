@@ -8,6 +8,11 @@ from collections import Counter
 from narrator.rules.onenight.model import CENTER, Power, Ruleset
 
 
+def shuffled(cards: list[str], rng: random.Random) -> list[str]:
+    """The cards in play dealt at random: one a player, in seat order, then the middle's A, B, C (000 1a-b)."""
+    return rng.sample(cards, len(cards))
+
+
 def random_deck(rules: Ruleset, rng: random.Random, size: int) -> list[str]:
     """`size` cards the box allows (copies, cards that come together), in random order."""
     box = [rid for rid, role in rules.roles.items() for _ in range(role.copies)]

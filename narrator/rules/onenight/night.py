@@ -12,11 +12,14 @@ from narrator.rules.errors import RecordError, missing
 from narrator.rules.onenight.model import COPY_PREFIX, CopyTiming, Game, Night, Power, Role, Ruleset
 from narrator.rules.onenight.powers import ACTIONS, Table, expect_keys, nothing_to_choose
 
-_LAST = 1_000_000  # after every wake number: the Doppelgänger-insomniaque (000 x)
+LAST_WAKE = 1_000_000  # after every wake number: the Doppelgänger-insomniaque (000 x)
 
 
-def resolve_night(rules: Ruleset, game: Game) -> Night:
-    """Play the night of `game`: the cards at dawn, what each player learned, the face-up card."""
+def resolve_night(rules: Ruleset, game: Game, until: int | None = None) -> Night:
+    """Play the night of `game`: the cards at dawn, what each player learned, the face-up card.
+
+    `until`: only the wakes up to that number (a night being played call by call: what the
+    characters called so far did and learned)."""
     roles = rules.roles
     players = game.players
     table = Table(players, list(game.deal), rules)
@@ -35,9 +38,7 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
                 if then:
                     nothing_to_choose(table, seat, then, path)
                 continue
-            timing = copied.as_copy or CopyTiming.WITH_ROLE
-            wake = role.wake if timing is CopyTiming.FIRST else _LAST if timing is CopyTiming.LAST else copied.wake
-            events.append((wake or 0, seat, copied, then, path))
+            events.append((copy_wake(role, copied), seat, copied, then, path))
         else:
             events.append((role.wake or 0, seat, role, choice, ("night", name)))
     events.sort(key=_order)
@@ -49,7 +50,9 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
             groups.setdefault(role.group or role.id, []).append(players[seat])
         if role.wolf:
             wolves.append(players[seat])
-    for _, seat, role, choice, path in events:
+    for wake, seat, role, choice, path in events:
+        if until is not None and wake > until:
+            break
         power = role.power
         if power is Power.RECOGNIZE:
             members = groups[role.group or role.id]
@@ -62,6 +65,14 @@ def resolve_night(rules: Ruleset, game: Game) -> Night:
         elif power is not None:
             ACTIONS[power](table, seat, choice, path)
     return Night(table.cards, table.learned, table.visible)
+
+
+def copy_wake(copier: Role, copied: Role) -> int:
+    """When a Doppelgänger who copied `copied` acts with it (000 3a: i, with the role, or x)."""
+    timing = copied.as_copy or CopyTiming.WITH_ROLE
+    if timing is CopyTiming.FIRST:
+        return copier.wake or 0
+    return LAST_WAKE if timing is CopyTiming.LAST else copied.wake or 0
 
 
 def _order(event: tuple) -> tuple[int, int]:

@@ -95,6 +95,15 @@ class Announcements:
                 out.append([step])
         return out
 
+    def night_callers(self, in_play: Iterable[str]) -> list[tuple[str, ...]]:
+        """For each of `night_sections`, the characters its call wakes (none for a plain line)."""
+        present = set(in_play)
+        return [
+            step.roles if isinstance(step, Call) else ()
+            for step in self.night
+            if not isinstance(step, Call) or present.intersection(step.roles)
+        ]
+
     def opening_steps(self, minutes: int) -> list[Step]:
         """The day's first lines, with the debate's length said (a filled line's id ends in "*")."""
         out: list[Step] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from narrator.rules.onenight.model import CopyTiming, DayPower, Power, Team, Victory
+from narrator.script.onenight.phone_words import PHONES
 from narrator.script.plural import TEMPLATE
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -35,6 +36,7 @@ ROLE: dict[str, Any] = {
         "as_copy": {"enum": [c.value for c in CopyTiming]},
         "stars": {"type": "integer", "minimum": 1, "maximum": 3},
         "symbol": _TEXT,
+        "card": _TEXT,  # what the card does, on its holder's phone
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -166,4 +168,5 @@ ANNOUNCEMENTS["scenarios"] = {
     },
 }
 GAME["properties"].update(ANNOUNCEMENTS)
+GAME["properties"]["phones"] = PHONES
 GAME["required"] += ["setup", "legend", "night", "day"]

@@ -15,6 +15,7 @@ from narrator.rules.onenight.record import check_setup
 from narrator.script.games import ONE_NIGHT, family_of, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.onenight.announce import Announcements, parse_announcements
+from narrator.script.onenight.phone_words import PhoneWords, parse_phone_words, phone_problems
 from narrator.script.onenight.schema import GAME
 from narrator.script.schema import schema_problems
 from narrator.script.templates import fixed_problems, template_problems, text_problems
@@ -54,6 +55,7 @@ class GameScript:
 
     rules: Ruleset
     announce: Announcements
+    phones: PhoneWords | None = None  # the words on the players' phones (a script may have none)
 
 
 @cache
@@ -73,11 +75,11 @@ def load_script(text: str, file: str) -> GameScript:
     doc = load_marked(text, file)
     problems = schema_problems(doc, GAME)
     if not problems:
-        problems = _cross_checks(doc) + _announcement_checks(doc)
+        problems = _cross_checks(doc) + _announcement_checks(doc) + phone_problems(doc)
     if problems:
         raise YamlError(sorted(problems, key=lambda p: (p.line, p.column)))
     data = cast(dict, doc.data)
-    return GameScript(_ruleset(data), parse_announcements(data))
+    return GameScript(_ruleset(data), parse_announcements(data), parse_phone_words(data))
 
 
 def _cross_checks(doc: Marked) -> list[Problem]:

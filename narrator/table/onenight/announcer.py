@@ -23,6 +23,7 @@ class Plan:
     debate: Debate  # its length and reminders
     vote: list[Item]
     night: int = 0  # where in `opening` the night begins (after the legend), for « répète la nuit »
+    callers: tuple[tuple[str, ...], ...] = ()  # for each section, the characters its call wakes (none: no call)
 
 
 def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = None, legend: bool = True) -> Plan:
@@ -36,4 +37,6 @@ def plan(announce: Announcements, in_play: Sequence[str], minutes: int | None = 
         sections.append(len(steps))
         steps += piece
     night = sections[1] if legend else 0
-    return Plan(to_items(steps), sections, Debate.of(minutes, announce.reminders), to_items(announce.vote), night)
+    callers = ((),) * (1 if legend else 0) + tuple(announce.night_callers(in_play)) + ((),)
+    debate = Debate.of(minutes, announce.reminders)
+    return Plan(to_items(steps), sections, debate, to_items(announce.vote), night, callers)

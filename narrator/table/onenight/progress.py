@@ -24,6 +24,7 @@ class Progress:
     cards: dict[str, str] = field(default_factory=dict)
     cards_confirmed: bool = False
     pointing: dict[str, str | None] = field(default_factory=dict)
+    choices: dict[str, dict[str, object]] = field(default_factory=dict)  # with the phones: each player's night choice
 
 
 # « annule » takes back the latest of these left: the debate's early end, a ballot or a tally, the whole
@@ -37,6 +38,8 @@ def progress(events: Sequence[ev.Event]) -> Progress:
     state = Progress()
     for event in replay(events, UNDO).events():
         match event:
+            case ev.NightChoice(player=player, choice=choice):
+                state.choices[player] = dict(choice)
             case ev.Tick(phase="night", at=at) if at is not None:
                 state.night_at = float(at)
             case ev.NightDone():
@@ -91,6 +94,10 @@ def off_the_table(events: Sequence[ev.Event], players: Sequence[str], in_play: S
                     return index, f"« cards » : attendu : la carte de chaque joueur, {', '.join(seats)}"
             case ev.Pointing(player=player, target=target):
                 named = [player, target]
+            case ev.NightChoice(player=player, choice=choice):
+                named = [player]
+                if not isinstance(choice, dict):
+                    return index, f"« {event.kind} » : attendu : le choix de {player} (un objet)"
         who = stranger(*named)
         if who is not None:
             return index, f"« {event.kind} » : {who} n'est pas un joueur de la partie ({', '.join(seats)})"

@@ -1,21 +1,29 @@
-"""A one-night game at a table with physical cards: the night read aloud, then the day by voice.
+"""A one-night game at a table: the night read aloud, then the day by voice.
 
-The narrator never sees the cards. After the night it runs the debate (reminders, « pause »,
-« encore une minute », « on vote »), collects the vote (ballot by ballot or tallies), asks every
-player for the card now in front of them, asks whom the hunter or Ginny pointed at when it
-matters, and says who dies, who wins and why. Every input that changes the game is read back and
-confirmed, then journaled before it is acted on.
+With physical cards the narrator never sees the cards. After the night it runs the debate
+(reminders, « pause », « encore une minute », « on vote »), collects the vote (ballot by ballot or
+tallies), asks every player for the card now in front of them, asks whom the hunter or Ginny
+pointed at when it matters, and says who dies, who wins and why. Every input that changes the game
+is read back and confirmed, then journaled before it is acted on.
+
+With the players' phones (`deal` and `phones`), the program dealt the cards: the night is played
+call by call with the choices made on the phones (phones.py), the engine does the swaps, and the
+day needs no round of cards: the final cards are known.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from enum import Enum
 
 from narrator.listen.commands import Command
-from narrator.rules.onenight import PointingNeeded, Vote, resolve_day
+from narrator.phones.hub import Hub
+from narrator.rules.errors import RecordError
+from narrator.rules.onenight import PointingNeeded, Vote, choices, resolve_day
 from narrator.rules.onenight.model import COPY_PREFIX, Options
+from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
@@ -24,6 +32,7 @@ from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
+from narrator.table.onenight.phones import PhoneNight
 from narrator.table.onenight.progress import UNDO, Progress, off_the_table, progress
 from narrator.table.readback import Poll, ballot, tally
 from narrator.table.replay import undoable
@@ -52,10 +61,26 @@ class Session(Host):
     players: tuple[str, ...]
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
     options: Options | None = None
+    deal: Sequence[str] | None = None  # with the phones: the program's deal, each player's card then A, B, C
+    phones: Hub | None = None  # the players' phones (with `deal`)
 
     def __post_init__(self) -> None:
         super().__post_init__()
         self._plan: Plan | None = None  # the narration, for « répète la nuit »
+        self.on_phones: PhoneNight | None = None
+        if self.deal is not None and self.phones is not None:
+            if self.script.phones is None:
+                raise ValueError(f"{self.script.rules.game} : aucun texte pour les téléphones")
+            self.on_phones = PhoneNight(
+                self.phones,
+                self.script.rules,
+                self.script.phones,
+                self.players,
+                tuple(self.deal),
+                self.voice,
+                self.clock,
+                self._record,
+            )
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -67,6 +92,8 @@ class Session(Host):
         damage = off_the_table(self.events, self.players, self.in_play)
         if damage is not None:
             raise self.damaged(*damage)
+        if self.on_phones is not None:
+            self._phones_from(progress(self.events))
         undone = False
         while True:
             try:
@@ -77,7 +104,10 @@ class Session(Host):
     def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
-            self.night(plan, state.night_at)
+            if self.on_phones is not None:
+                self.phone_night(plan, self.on_phones, state.night_at)
+            else:
+                self.night(plan, state.night_at)
         if stage == STAGES.index("debate"):  # resumed or « annule » of « on vote »: « répète » says the day's opening
             self.voice.last = plan.opening[plan.sections[-1] :]
             if undone:  # the table hears it debates again
@@ -90,32 +120,114 @@ class Session(Host):
             vote = self.collect_vote(state.inputs)
         else:
             vote = state.vote or Vote({}, {})
-        cards = state.cards if state.cards_confirmed else self.collect_cards(state.cards)
+        if self.on_phones is not None:  # the program dealt: the cards at dawn are known, none is asked
+            cards = dict(zip(self.players, self.dawn()[0]))
+        else:
+            cards = state.cards if state.cards_confirmed else self.collect_cards(state.cards)
         return self.conclude(vote, cards, state.pointing)
 
     def night(self, plan: Plan, at: float = 0.0) -> None:
         """The legend, the night and the day's opening, as one stretch of sound; a resumed game
         restarts at the beginning of the call it was in."""
         self._plan = plan
-        rendered = self.voice.render(plan.opening)
-        says = [i for i, item in enumerate(plan.opening) if isinstance(item, Say)]
-        start_of = {index: rendered.segments[n].start_s for n, index in enumerate(says)}
-        first = 0
-        for section in plan.sections:
-            nxt = next((i for i in says if i >= section), None)
-            if nxt is not None and start_of[nxt] <= at:
-                first = section
-        offset = start_of.get(next((i for i in says if i >= first), 0), 0.0)
+        starts = self._section_starts(plan)
+        first = self._section_at(plan, starts, at)
+        offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
             self.voice.play(plan.opening[first:])
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
 
+    def _section_starts(self, plan: Plan) -> list[float]:
+        """Where each section of the opening begins in its sound, in seconds (what the night's ticks note)."""
+        rendered = self.voice.render(plan.opening)
+        says = [i for i, item in enumerate(plan.opening) if isinstance(item, Say)]
+        start_of = {index: rendered.segments[n].start_s for n, index in enumerate(says)}
+        return [start_of.get(next((i for i in says if i >= section), 0), 0.0) for section in plan.sections]
+
+    @staticmethod
+    def _section_at(plan: Plan, starts: list[float], at: float) -> int:
+        """The section a night heard up to `at` seconds restarts at: the beginning of the call it was in."""
+        first = 0
+        for section, start in zip(plan.sections, starts):
+            if start <= at:
+                first = section
+        return first
+
+    # -- the night on the phones ----------------------------------------------------------
+
+    def _phones_from(self, state: Progress) -> None:
+        """The phones of a game begun or resumed: their cards, the choices journaled, what they were told."""
+        phones = self.on_phones
+        assert phones is not None
+        phones.night = dict(state.choices)
+        try:  # the choices journaled, played as far as they go
+            choices.learned(self.script.rules, self.players, self.deal or (), phones.night, LAST_WAKE)
+        except RecordError as exc:  # an edited journal: its choice is refused where it stands
+            player = exc.path[1] if len(exc.path) > 1 else None
+            made = [i for i, e in enumerate(self.events) if isinstance(e, ev.NightChoice)]
+            index = max((i for i in made if getattr(self.events[i], "player", None) == player), default=made[-1])
+            raise self.damaged(index, f"« night_choice » refusé : {exc.describe()}") from None
+        phones.deal_cards()
+        if state.stage != "night":  # the night is over: every phone gets back what its player learned
+            phones.tell(LAST_WAKE, self.players)
+
+    def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
+        """The legend, then the night call by call with the choices on the phones, then the day's opening;
+        a resumed game restarts at the call it was in, without asking again what was answered."""
+        self._plan = plan
+        starts = self._section_starts(plan)
+        first = plan.sections.index(self._section_at(plan, starts, at))
+        wakes = choices.call_wakes(self.script.rules, plan.callers)
+        before = [w for w in wakes[:first] if w is not None]
+        if before:  # a resumed night: each phone gets back what its player learned in the calls heard
+            phones.tell(max(before), self.players)
+        ends = [*plan.sections[1:], len(plan.opening)]
+        for index in range(first, len(plan.sections) - 1):
+            self._record(ev.Tick("night", at=starts[index]))
+            items = plan.opening[plan.sections[index] : ends[index]]
+            wake = wakes[index]
+            if wake is None:
+                self.voice.play(items)
+            else:
+                phones.call(plan.callers[index], wake, items)
+        self._record(ev.Tick("night", at=starts[-1]))
+        self.voice.play(plan.opening[plan.sections[-1] :])
+        visible = self.dawn()[1]
+        if visible:  # 001: "Cette carte reste visible durant la journée": every player hears it
+            said = [(name, card_name(self.script.rules, card)) for name, card in visible.items()]
+            template = self.script.phones.visible if self.script.phones else ""
+            self.voice.tell(*[Line(f"visible_{n}*", template.format(name=p, card=c)) for n, (p, c) in enumerate(said)])
+        self._record(ev.NightDone())
+        self.voice.last = plan.opening[plan.sections[-1] :]
+
+    def dawn(self) -> tuple[list[str], dict[str, str]]:
+        """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
+        assert self.deal is not None and self.on_phones is not None
+        return choices.final_cards(self.script.rules, self.players, self.deal, self.on_phones.night)
+
+    def record(self, ending: Ending) -> dict[str, object]:
+        """The game as a one-night record (docs/record.md) that `narrator resolve` plays to the same end.
+        A vote given as tallies is written as ballots that make the same counts, whom the hunter or
+        Ginny pointed at kept."""
+        assert self.deal is not None and self.on_phones is not None
+        n = len(self.players)
+        night = {p: c for p, c in self.on_phones.night.items() if c}
+        return {
+            "ruleset": self.script.rules.game,
+            "players": list(self.players),
+            "deal": {**dict(zip(self.players, self.deal[:n])), "center": list(self.deal[n:])},
+            "night": night,
+            "votes": ballots_for(self.players, ending.vote),
+            **({"options": _options(self.options)} if self.options is not None else {}),
+        }
+
     def repeat_night(self) -> None:
-        """« répète la nuit »: the night's calls again, from the first call to the day's opening."""
+        """« répète la nuit »: the night's calls again, from the first call to the day's opening (with the
+        phones, refused: a call would wake its characters again)."""
         plan = self._plan
-        if plan is None:
+        if plan is None or self.on_phones is not None:
             return super().repeat_night()
         last = self.voice.last
         self.voice.play(plan.opening[plan.night : plan.sections[-1]])
@@ -244,6 +356,25 @@ class Session(Host):
 
     def ballots_left(self) -> list[Command]:
         return progress(self.events).inputs
+
+
+def _options(options: Options) -> dict[str, object]:
+    return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(options).items()}
+
+
+def ballots_for(players: Sequence[str], vote: Vote) -> dict[str, str | None]:
+    """Each player's ballot: as said, or, for a vote said as tallies, ballots that make its counts (the
+    voters whose aim is known keep it)."""
+    ballots: dict[str, str | None] = {p: vote.pointing[p] for p in players if p in vote.pointing}
+    left = Counter(vote.counts)
+    left.subtract(Counter(t for t in ballots.values() if t is not None))
+    free = [p for p in players if p not in ballots]
+    for target, count in sorted(left.items(), key=lambda item: players.index(item[0])):
+        for _ in range(max(count, 0)):
+            if free:
+                ballots[free.pop(0)] = target
+    ballots.update({p: None for p in free})
+    return {p: ballots[p] for p in players}
 
 
 def _revealed(commands: list[Command]) -> tuple[str, str] | None:

@@ -1,0 +1,167 @@
+"""A one-night night played on the players' phones: the digital deal, then call by call, the choices.
+
+Each call of the night is said as at a table with cards; while its characters act, their holders'
+phones (by the card they were DEALT, a Doppelgänger by the card he copied) show the choice the rules
+allow, and every other phone a decoy of the same look, so that nobody learns who acted from who
+touched a phone. What a character learns appears on his phone alone, in his call. A call lasts at
+least its wait and until its needed answers are in; a missing answer is asked again aloud, naming
+nobody. Each choice is journaled before it is applied (`night_choice`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from narrator.phones.hub import Hub
+from narrator.phones.screens import Card, Choice, Form, Question
+from narrator.rules.onenight import choices
+from narrator.rules.onenight.choices import CENTER_PAIRS, Ask
+from narrator.rules.onenight.model import CENTER, Ruleset
+from narrator.script.line import Line
+from narrator.script.onenight.explain import card_name
+from narrator.script.onenight.phone_words import PhoneWords
+from narrator.script.templates import join_names
+from narrator.table import events as ev
+from narrator.table.clock import Clock
+from narrator.table.voice import Voice
+from narrator.voice import Item, Pause
+
+AGAIN_S = 10.0  # after a call's wait, how often a missing answer is asked again aloud
+POLL_S = 1.0  # how long the game waits on the phones at a time (real seconds)
+
+
+@dataclass
+class PhoneNight:
+    """The night's choices on the phones: `night` holds each player's choice so far (a record's `night`)."""
+
+    hub: Hub
+    rules: Ruleset
+    words: PhoneWords
+    players: tuple[str, ...]
+    deal: tuple[str, ...]  # each player's card, then the middle's A, B, C
+    voice: Voice
+    clock: Clock
+    record: Callable[[ev.Event], None]  # journals an event before it is acted on
+    night: dict[str, dict[str, object]] = field(default_factory=dict)
+    again_s: float = AGAIN_S
+    poll_s: float = POLL_S
+    told: dict[str, set[str]] = field(default_factory=dict)  # what each seat's phone was told
+
+    # -- the deal ---------------------------------------------------------------------------
+
+    def deal_cards(self) -> None:
+        """Each phone gets its card: name, what it does, its tactile symbol."""
+        words = self.words
+        self.hub.deal(
+            {
+                player: Card(card, card_name(self.rules, card), words.cards[card], words.symbols.get(card, ""))
+                for player, card in zip(self.players, self.deal)
+            }
+        )
+
+    # -- a call -----------------------------------------------------------------------------
+
+    def call(self, called: Sequence[str], wake: int, items: Sequence[Item]) -> None:
+        """One call: its waking lines, the choices on the phones for at least its wait, its last lines."""
+        split = next((i for i, item in enumerate(items) if isinstance(item, Pause)), len(items))
+        self.voice.play(items[:split])
+        wait = self.voice.render(items[split : split + 1]).duration_s if split < len(items) else 0.0
+        deadline = self.clock.now() + wait
+        awake = choices.actors(self.rules, self.players, self.deal, self.night, wake)
+        self.tell(wake, awake)  # what they learn on waking: the wolves' group, the insomniaque's card
+        pending = self._ask_everyone(called, wake, awake)
+        reminder = deadline + self.again_s
+        while pending or self.clock.now() < deadline:
+            if not pending:
+                self.clock.sleep_until(deadline)
+                break
+            if self.clock.now() >= reminder:
+                self.voice.tell(Line("phones_missing", self.words.missing))
+                reminder = self.clock.now() + self.again_s
+            since = self.clock.now()
+            got = self.hub.wait(self.poll_s)
+            if not got:
+                self.clock.sleep_until(since + self.poll_s)  # a fake clock moves as a real one would have
+            for answer in got:
+                asked = pending.get(answer.seat)
+                if answer.decoy or asked is None or asked[1] != answer.asked:
+                    continue
+                follow = self._answered(answer.seat, asked[0], answer.value, wake)
+                if follow is None:
+                    del pending[answer.seat]
+                else:
+                    pending[answer.seat] = (follow, self.hub.ask({answer.seat: self.question(follow)}))
+        self.hub.rest()
+        self.voice.play(items[split + 1 :])
+
+    def _ask_everyone(self, called: Sequence[str], wake: int, awake: list[str]) -> dict[str, tuple[Ask, int]]:
+        """The called characters' questions, and every other phone's decoy, shown at once; the needed ones."""
+        asks = {p: choices.next_ask(self.rules, self.players, self.deal, self.night, p, wake) for p in awake}
+        questions: dict[str, Question] = {}
+        for player in self.players:
+            ask = asks.get(player)
+            if ask is not None:
+                questions[player] = self.question(ask)
+            elif player in awake:
+                questions[player] = Question(Form.TAP, self.words.questions["seen"])
+            else:
+                questions[player] = self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
+        number = self.hub.ask(questions)
+        return {p: (a, number) for p, a in asks.items() if a is not None}
+
+    def _answered(self, player: str, ask: Ask, value: object, wake: int) -> Ask | None:
+        """A choice made: journaled, applied, what it shows told; the player's next question, if any."""
+        choice = choices.with_answer(ask, self.night.get(player), value)
+        self.record(ev.NightChoice(player, choice))
+        self.night[player] = choice
+        self.tell(wake, [player])
+        return choices.next_ask(self.rules, self.players, self.deal, self.night, player, wake)
+
+    # -- what a phone shows -------------------------------------------------------------------
+
+    def question(self, ask: Ask) -> Question:
+        labelled = tuple(Choice(value, self.label(value)) for value in ask.options)
+        form = Form.PAIR if ask.two else Form.ONE
+        return Question(form, self.words.questions[ask.question], labelled, optional=ask.optional)
+
+    def decoy(self, ask: Ask | None) -> Question:
+        """A screen of the same look as the called characters', whose answer changes nothing."""
+        if ask is None:
+            return Question(Form.TAP, self.words.decoy, decoy=True)
+        labelled = tuple(Choice(value, self.label(value)) for value in ask.options)
+        form = Form.PAIR if ask.two else Form.ONE
+        return Question(form, self.words.decoy, labelled, optional=ask.optional, decoy=True)
+
+    def label(self, value: str) -> str:
+        """A player's name, a middle place, or two middle places, as the phone shows them."""
+        if value in CENTER:
+            return self.words.center.format(place=value)
+        if value in CENTER_PAIRS:
+            first, second = value.split("+")
+            return self.words.center_pair.format(first=first, second=second)
+        return value
+
+    def tell(self, wake: int, seats: Sequence[str]) -> None:
+        """What these seats have learned by the end of the call of `wake`, each on its own phone, once."""
+        learned = choices.learned(self.rules, self.players, self.deal, self.night, wake)
+        for seat in seats:
+            told = self.told.setdefault(seat, set())
+            for key, value in learned.get(seat, {}).items():
+                said = json.dumps([key, value], ensure_ascii=False)
+                if said not in told:
+                    told.add(said)
+                    self.hub.tell(seat, self.secret(key, value))
+
+    def secret(self, key: str, value: object) -> str:
+        """One thing a character learned, in words: a card seen, his own card, who woke with him."""
+        words = self.words
+        if isinstance(value, list):
+            names = join_names(self.rules, [str(v) for v in value]) or words.nobody
+            return words.group.format(group=words.groups.get(key, key), names=names)
+        card = card_name(self.rules, str(value))
+        if key == "self":
+            return words.self_card.format(card=card)
+        place = self.label(key)
+        return words.seen.format(place=place[:1].upper() + place[1:], card=card)

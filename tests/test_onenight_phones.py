@@ -1,0 +1,422 @@
+"""One-night games played with the digital deal: each player's card and night choices on their own phone.
+
+The phones are scripted threads at the machine's edge: they read their seat's screen from the hub and
+answer as the web server would hand their answers in (`hub.answer`). The table's voice is a scripted ear,
+the clock a fake one. Every game is checked against `narrator resolve` of the record it writes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import threading
+import time
+from collections.abc import Callable
+from functools import cache
+
+import pytest
+from test_session import ClockSpeaker, fake_render
+
+from narrator.app.family import resolve_record
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
+from narrator.listen.simple_ears import ScriptedEar
+from narrator.phones.hub import Hub
+from narrator.phones.screens import Form, Question, Screen
+from narrator.rules.onenight.deal import random_record, shuffled
+from narrator.script.onenight.script import load_shipped
+from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
+from narrator.table.clock import FakeClock
+from narrator.table.onenight.announcer import plan
+from narrator.table.onenight.session import Session
+from narrator.table.voice import Voice
+
+ONUW = {
+    "id": "onuw-phones",
+    "ruleset": "onuw",
+    "players": ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay"],
+    "deal": {
+        "Ana": "loup",
+        "Ben": "doppelganger",
+        "Cleo": "voyante",
+        "Dan": "voleur",
+        "Eva": "insomniaque",
+        "Fay": "chasseur",
+        "center": ["loup", "merdeux", "villageois"],
+    },
+    # the Doppelgänger copies the voyante and looks at once (000 i); the loup wakes alone and peeks
+    "night": {
+        "Ana": {"peek": "B"},
+        "Ben": {"copy": "Cleo", "then": {"look": "Ana"}},
+        "Cleo": {"look": ["A", "C"]},
+        "Dan": {"swap_with": "Ana"},
+    },
+    "votes": {"Ana": "Dan", "Ben": "Dan", "Cleo": "Dan", "Dan": "Ana", "Eva": "Dan", "Fay": "Dan"},
+}
+
+POUDLARD = {
+    "id": "poudlard-phones",
+    "ruleset": "poudlard",
+    "players": ["Ana", "Ben", "Cleo", "Dan", "Eva"],
+    "deal": {
+        "Ana": "mangemort",
+        "Ben": "dumbledore",
+        "Cleo": "neville",
+        "Dan": "harry",
+        "Eva": "minerva",
+        "center": ["mangemort", "ron", "eleve"],
+    },
+    # Dumbledore looks at B and gives it to Eva; Neville swaps Ana and Dan; Harry turns Cleo's card face up
+    "night": {
+        "Ben": {"look": "B", "give_to": "Eva"},
+        "Cleo": {"swap": ["Ana", "Dan"]},
+        "Dan": {"reveal": "Cleo"},
+    },
+    "votes": {"Ana": "Dan", "Ben": "Dan", "Cleo": "Dan", "Dan": "Eva", "Eva": "Dan"},
+}
+
+
+class Phones:
+    """Every seat's phone, a thread each: it answers its screen's question as its player chooses
+    (`choose`), and every screen it was ever shown is kept, to check what reached which seat."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        choose: Callable[[str, Question], object],
+        slow: set[str] | None = None,
+        clock: FakeClock | None = None,
+    ) -> None:
+        self.hub, self.choose, self.slow, self.clock = hub, choose, slow or set(), clock
+        self.seen: dict[str, list[Screen]] = {seat: [] for seat in hub.seats}
+        self.answered: list[tuple[str, Question, object]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        hub.watch(self._changed)
+        self.threads = [threading.Thread(target=self._phone, args=(s,), daemon=True) for s in hub.seats]
+
+    def _changed(self, seats: frozenset[str]) -> None:
+        with self._lock:
+            for seat in seats:
+                self.seen[seat].append(self.hub.screen(seat))
+
+    def _phone(self, seat: str) -> None:
+        while not self._stop.is_set():
+            screen = self.hub.screen(seat)
+            if screen.question is not None and not screen.answered:
+                if seat in self.slow and not screen.question.decoy and self.clock is not None:
+                    self.slow.discard(seat)
+                    self.clock.advance(20)  # the player takes 20 seconds (on the game's fake clock)
+                    time.sleep(0.3)  # meanwhile the game asks again aloud
+                value = self.choose(seat, screen.question)
+                if self.hub.answer(seat, screen.asked, value) is None:
+                    with self._lock:
+                        self.answered.append((seat, screen.question, value))
+            time.sleep(0.002)
+
+    def __enter__(self) -> Phones:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        for thread in self.threads:
+            thread.join()
+
+
+def chooser(record: dict) -> Callable[[str, Question], object]:
+    """A player's answers on the phone: what the record says he chose; a decoy is touched anyhow."""
+    words = load_shipped(record["ruleset"]).phones
+    assert words is not None
+    said = {text: key for key, text in words.questions.items()}
+
+    def choose(seat: str, question: Question) -> object:
+        if question.decoy or question.form is Form.TAP:
+            return question.choices[0].value if question.choices else None
+        key = said[question.text]
+        choice = record["night"].get(seat, {})
+        if key == "copy":
+            return choice["copy"]
+        inner = choice.get("then", choice) if "copy" in choice else choice
+        value = inner.get({"look_center": "look"}.get(key, key))
+        if isinstance(value, list) and key == "look":
+            return "+".join(value)  # two middle cards: one choice of the list
+        return value
+
+    return choose
+
+
+def game(record: dict, answers: list[str | None], **kwargs) -> tuple[Session, ClockSpeaker, Hub, FakeClock]:
+    players = record["players"]
+    deal = [record["deal"][p] for p in players] + record["deal"]["center"]
+    script = load_shipped(record["ruleset"])
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    parser = parser_of(record["ruleset"], tuple(players))
+    hub = Hub(players)
+    session = Session(
+        script=script,
+        prompts=load_prompts(),
+        players=tuple(players),
+        in_play=sorted(deal),
+        deal=deal,
+        phones=hub,
+        voice=Voice(fake_render, speaker),
+        ear=ScriptedEar(answers),
+        clock=clock,
+        parser=parser,
+        phrases=lambda phase: grammar_of(parser, phase),
+        **kwargs,
+    )
+    assert session.on_phones is not None
+    session.on_phones.poll_s = 0.05
+    return session, speaker, hub, clock
+
+
+@cache
+def parser_of(game: str, players: tuple[str, ...]) -> Parser:
+    return Parser(game, list(players))
+
+
+@cache
+def grammar_of(parser: Parser, phase: str) -> list[str]:
+    return phrases(parser, phase, compact=True)
+
+
+def day(record: dict) -> list[str | None]:
+    ballots = [
+        f"{voter.lower()} vote contre {(target or 'personne').lower()}" for voter, target in record["votes"].items()
+    ]
+    return [None, "on vote", *ballots, "oui"]
+
+
+def narration(record: dict) -> object:
+    script = load_shipped(record["ruleset"])
+    players = record["players"]
+    return plan(script.announce, [record["deal"][p] for p in players] + record["deal"]["center"], minutes=5)
+
+
+def played(record: dict, **kwargs) -> tuple[Session, ClockSpeaker, Phones, object]:
+    session, speaker, hub, _ = game(record, day(record))
+    with Phones(hub, chooser(record), **kwargs) as phones:
+        ending = session.run(narration(record))
+    return session, speaker, phones, ending
+
+
+@pytest.mark.parametrize("record", [ONUW, POUDLARD], ids=["onuw", "poudlard"])
+def test_a_whole_game_on_the_phones_ends_as_narrator_resolve_of_its_record(record: dict) -> None:
+    session, speaker, phones, ending = played(record)
+    expected = resolve_record(record)
+    assert set(ending.dead) == set(expected["dead"]) and set(ending.winners) == set(expected["winners"])
+    written = session.record(ending)
+    assert written["night"] == record["night"]  # the choices made on the phones, as the record holds them
+    assert written["deal"] == record["deal"]
+    again = resolve_record(copy.deepcopy(written))
+    assert {k: again[k] for k in ("final", "learned", "dead", "winners", "why")} == {
+        k: expected[k] for k in ("final", "learned", "dead", "winners", "why")
+    }
+    heard = [text for _, _, text in speaker.heard]
+    assert not any("quelle carte" in t.lower() for t in heard)  # no round of cards: the final cards are known
+    assert heard[-len(expected["why"]) :] == expected["why"]  # the verdict is said
+    assert isinstance(session.events[-1], ev.Outcome)
+
+
+def test_each_choice_is_journaled_before_what_it_shows_reaches_the_phone() -> None:
+    session, _, phones, _ = played(ONUW)
+    journaled = [(e.player, e.choice) for e in session.events if isinstance(e, ev.NightChoice)]
+    # the Doppelgänger's copy first (he learns the voyante at once), then his look as the voyante
+    assert journaled[:2] == [("Ben", {"copy": "Cleo"}), ("Ben", {"copy": "Cleo", "then": {"look": "Ana"}})]
+    assert dict(journaled) == ONUW["night"]
+
+
+def secrets_of(record: dict) -> dict[str, list[str]]:
+    """What each player must be told, in the phone's words, from `narrator resolve`'s `learned`."""
+    session, _, _, _ = game(record, [])
+    assert session.on_phones is not None
+    learned = resolve_record(record)["learned"]
+    return {p: [session.on_phones.secret(k, v) for k, v in told.items()] for p, told in learned.items()}
+
+
+@pytest.mark.parametrize("record", [ONUW, POUDLARD], ids=["onuw", "poudlard"])
+def test_what_a_character_learns_is_on_his_phone_alone_and_never_said(record: dict) -> None:
+    _, speaker, phones, _ = played(record)
+    expected = secrets_of(record)
+    heard = " ".join(text for _, _, text in speaker.heard)
+    for seat in record["players"]:
+        final = phones.hub.screen(seat).secrets
+        assert sorted(final) == sorted(expected.get(seat, []))
+        others = {s for other, told in expected.items() if other != seat for s in told} - set(expected.get(seat, []))
+        for screen in phones.seen[seat]:  # not once, on any screen this seat was shown
+            assert not others.intersection(screen.secrets)
+    for told in expected.values():
+        for secret in told:
+            assert secret not in heard
+
+
+def test_a_learned_card_reaches_the_phone_within_its_call() -> None:
+    """000 v: "La voyante reçoit le résultat de sa voyance" — in her call, before she goes back to sleep."""
+    _, _, phones, _ = played(ONUW)
+    cleo = phones.seen["Cleo"]
+    told = next(i for i, s in enumerate(cleo) if s.secrets)
+    assert cleo[told].question is not None  # her call's question still on screen: the call is not over
+
+
+def test_every_other_phone_shows_a_decoy_of_the_same_look() -> None:
+    session, _, phones, _ = played(ONUW)
+    dan_screens = [s.question for s in phones.seen["Dan"] if s.question is not None and not s.answered]
+    # in the voyante's call Dan (voleur) gets a decoy: players and middle pairs, one touch, no effect
+    voyante = load_shipped("onuw").phones.questions["look"]  # type: ignore[union-attr]
+    decoys = [q for q in dan_screens if q.decoy]
+    assert decoys and all(q.text == load_shipped("onuw").phones.decoy for q in decoys)  # type: ignore[union-attr]
+    looks = [q for q in phones.seen["Cleo"] if q.question and q.question.text == voyante]
+    assert looks
+    real = looks[0].question
+    same = [q for q in decoys if len(q.choices) == len(real.choices) and q.form is real.form]
+    assert same, "the voyante's decoy has her question's form and as many choices"
+    # every call puts a question on every phone at once: the called their own, the others a decoy
+    everyone: dict[int, set[str]] = {}
+    for seat, screens in phones.seen.items():
+        for screen in screens:
+            if screen.question is not None:
+                everyone.setdefault(screen.asked, set()).add(seat)
+    calls = [c for c in narration(ONUW).callers if c]  # type: ignore[attr-defined]
+    assert sum(1 for seats in everyone.values() if seats == set(ONUW["players"])) == len(calls)
+
+
+def decoy_forms(record: dict) -> list[tuple[str, int, bool]]:
+    """The decoys Eva (insomniaque, at the end) was shown, call after call: form, choices, optional."""
+    _, _, phones, _ = played(record)
+    shown = []
+    for screen in phones.seen["Eva"]:
+        q = screen.question
+        if q is not None and q.decoy and not screen.answered and (not shown or shown[-1][0] != screen.asked):
+            shown.append((screen.asked, (q.form.value, len(q.choices), q.optional)))
+    return [form for _, form in shown]
+
+
+def test_a_decoy_looks_the_same_whether_the_card_was_dealt_or_lies_in_the_middle() -> None:
+    """A call is read whether its card was dealt or lies in the middle (001: sauter le paragraphe only when
+    the character is not in play): Eva's phone cannot tell which from her decoy."""
+    swapped = copy.deepcopy(ONUW)
+    deal = swapped["deal"]
+    deal["Cleo"], deal["center"][1] = deal["center"][1], deal["Cleo"]  # the voyante in the middle, the merdeux dealt
+    swapped["night"] = {"Ana": {"peek": "B"}, "Ben": {"copy": "Cleo", "then": {"swap": ["Ana", "Dan"]}}}
+    swapped["night"]["Dan"] = {"swap_with": "Ana"}
+    assert decoy_forms(ONUW) == decoy_forms(swapped)
+
+
+def test_the_doppelganger_copies_then_acts_as_the_copied_card_in_its_call() -> None:
+    """000 2a, 3a i: "Le Doppelgänger agit s'il est voyante, voleur, merdeux ou saoulon" — at once; a
+    Doppelgänger-loup wakes with the wolves (000 ii "incluant le Doppelgänger-loup")."""
+    record = copy.deepcopy(ONUW)
+    record["night"]["Ben"] = {"copy": "Ana"}  # he becomes a loup: Ana no longer wakes alone
+    record["night"]["Ana"] = {}
+    _, _, phones, ending = played(record)
+    ben = phones.hub.screen("Ben").secrets
+    words = load_shipped("onuw").phones
+    assert words is not None
+    assert "Ana : loup-garou." in ben
+    assert words.group.format(group="Loups-garous", names="Ana et Ben") in ben
+    asked_ana = [q.text for seat, q, _ in phones.answered if seat == "Ana" and not q.decoy]
+    assert words.questions["peek"] not in asked_ana  # 000: only a wolf who wakes alone may peek
+    assert resolve_record(record)["winners"] == ending.winners
+
+
+def test_harrys_face_up_card_is_said_to_everyone_at_dawn() -> None:
+    """001: "Harry se réveille et peut retourner la carte d'un joueur au choix. Cette carte reste visible
+    durant la journée." """
+    _, speaker, _, _ = played(POUDLARD)
+    words = load_shipped("poudlard").phones
+    assert words is not None
+    assert words.visible.format(name="Cleo", card="Neville Londubat") in [t for _, _, t in speaker.heard]
+
+
+def test_a_missing_answer_is_asked_again_aloud_without_naming_its_holder() -> None:
+    session, speaker, hub, clock = game(ONUW, day(ONUW))
+    assert session.on_phones is not None
+    session.on_phones.again_s = 10
+    with Phones(hub, chooser(ONUW), slow={"Dan"}, clock=clock):
+        session.run(narration(ONUW))
+    words = load_shipped("onuw").phones
+    assert words is not None
+    ids = [line_id for _, line_id, _ in speaker.heard]
+    assert "phones_missing" in ids
+    missing = ids.index("phones_missing")
+    assert ids.index("voleur_wake") < missing < ids.index("voleur_sleep")  # in the voleur's call
+    assert "Dan" not in words.missing and "voleur" not in words.missing.lower()
+
+
+def test_a_call_lasts_at_least_its_wait() -> None:
+    session, speaker, phones, _ = played(ONUW)
+    heard = {line_id: at for at, line_id, _ in speaker.heard}
+    for call in ("loups", "voyante", "voleur", "insomniaque"):
+        assert heard[f"{call}_sleep"] - heard[f"{call}_wake"] >= 5  # its wait: 5 s (+ its lines)
+
+
+@pytest.mark.parametrize(
+    ("cut_after", "restarts_at"), [(1, "doppelganger_wake"), (2, "doppelganger_wake"), (3, "loups_wake")]
+)
+def test_a_game_killed_mid_night_resumes_at_its_call_without_asking_again(cut_after: int, restarts_at: str) -> None:
+    """The journal holds the night's choices: a resumed night restarts the call it was in; what was
+    answered is not asked again, and what was learned is back on the phones."""
+    first, _, _, ending = played(ONUW)
+    made = [i for i, e in enumerate(first.events) if isinstance(e, ev.NightChoice)]
+    cut = first.events[: made[cut_after - 1] + 1]  # killed right after this choice was journaled
+    kept = {(e.player, key) for e in cut if isinstance(e, ev.NightChoice) for key in _keys(e.choice)}
+    session, speaker, hub, _ = game(ONUW, day(ONUW))
+    with Phones(hub, chooser(ONUW)) as phones:
+        again = session.run(narration(ONUW), cut)
+    assert (again.winners, again.dead) == (ending.winners, ending.dead)
+    assert session.record(again)["night"] == ONUW["night"]
+    words = load_shipped("onuw").phones
+    assert words is not None
+    said = {text: key for key, text in words.questions.items()}
+    asked = {(seat, said[q.text]) for seat, q, _ in phones.answered if not q.decoy and q.form is not Form.TAP}
+    assert not {(p, {"look_center": "look"}.get(k, k)) for p, k in asked} & kept  # nothing answered asked again
+    heard = [line for _, line, _ in speaker.heard]
+    assert heard[0] == restarts_at and heard.count(restarts_at) == 1  # the call it was in, said once
+    expected = secrets_of(ONUW)
+    for seat in ONUW["players"]:
+        assert sorted(hub.screen(seat).secrets) == sorted(expected.get(seat, []))
+
+
+def _keys(choice: dict) -> set[str]:
+    return set(choice) - {"then"} | set(choice.get("then", {}))
+
+
+def test_random_games_on_the_phones_end_as_narrator_resolve_says() -> None:
+    rng = random.Random(16)
+    for game_name in ["onuw", "poudlard"] * 6:
+        rules = load_shipped(game_name).rules
+        record = random_record(rules, rng, rng.randint(3, 6), names=None)
+        names = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay"][: len(record["players"])]
+        rename = dict(zip(record["players"], names))
+        record = _renamed(record, rename)
+        session, _, phones, ending = played(record)
+        expected = resolve_record(record)
+        assert set(ending.dead) == set(expected["dead"]), record
+        assert resolve_record(session.record(ending))["final"] == expected["final"]
+
+
+def _renamed(record: dict, rename: dict[str, str]) -> dict:
+    """A random record with speakable names (the scripted ear hears them)."""
+
+    def swap(value: object) -> object:
+        if isinstance(value, str):
+            return rename.get(value, value)
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        if isinstance(value, dict):
+            return {rename.get(k, k): swap(v) for k, v in value.items()}
+        return value
+
+    return {k: swap(v) for k, v in record.items()}
+
+
+def test_the_deal_is_a_shuffle_of_the_cards_in_play_drawn_from_its_seed() -> None:
+    cards = ["loup", "loup", "voyante", "voleur", "merdeux", "villageois"]
+    assert shuffled(cards, random.Random(3)) == shuffled(cards, random.Random(3))
+    assert sorted(shuffled(cards, random.Random(3))) == sorted(cards)
+    assert len({tuple(shuffled(cards, random.Random(s))) for s in range(20)}) > 1
