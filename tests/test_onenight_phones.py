@@ -9,28 +9,42 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import threading
 import time
 from collections.abc import Callable
 from functools import cache
+from types import SimpleNamespace
 
 import pytest
+import yaml
 from test_session import ClockSpeaker, fake_render
 
 from narrator.app.family import resolve_record
+from narrator.app.onenight import OneNight
+from narrator.app.startup import Options, TableRequest, open_io, start
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Form, Question, Screen
 from narrator.rules.onenight.deal import random_record, shuffled
-from narrator.script.onenight.script import load_shipped
+from narrator.script.marks import YamlError
+from narrator.script.onenight.script import load_script, load_shipped, script_path
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
+from narrator.table.journal import Journal, JournalError, read_journal
 from narrator.table.onenight.announcer import plan
 from narrator.table.onenight.session import Session
 from narrator.table.voice import Voice
+
+POUDLARD_FILE = "scripts/poudlard.yaml"
+
+
+def shipped_text(file: str) -> str:
+    return script_path("poudlard").read_text(encoding="utf-8")
+
 
 ONUW = {
     "id": "onuw-phones",
@@ -420,3 +434,81 @@ def test_the_deal_is_a_shuffle_of_the_cards_in_play_drawn_from_its_seed() -> Non
     assert shuffled(cards, random.Random(3)) == shuffled(cards, random.Random(3))
     assert sorted(shuffled(cards, random.Random(3))) == sorted(cards)
     assert len({tuple(shuffled(cards, random.Random(s))) for s in range(20)}) > 1
+
+
+def test_a_table_with_phones_is_dealt_from_its_seed_and_rebuilt_from_its_header(tmp_path) -> None:
+    """000 1: "Le maître de jeu choisit n+3 rôles" / "Il distribue une carte à chaque joueur et trois au
+    milieu": the program deals the cards in play, and the journal's header keeps the deal and its seed."""
+    family = OneNight()
+    asked = TableRequest(players=["Ana", "Ben", "Cleo"], scenario="decouverte", phones=True, seed=11)
+    table = family.table("onuw", asked)
+    header = table.header()
+    assert header["seed"] == 11 and sorted(header["deal"]) == sorted(header["in_play"])  # type: ignore[arg-type]
+    assert header["deal"] == family.table("onuw", asked).header()["deal"]  # the same seed, the same deal
+    journal = Journal.create({"family": "onenight", "game": "onuw", "script": "x", "players": table.players,
+                              **header, "voice": "fr"}, tmp_path / "g.jsonl")  # fmt: skip
+    journal.close()
+    rebuilt = family.from_header(read_journal(tmp_path / "g.jsonl")[0])
+    assert (rebuilt.deal, rebuilt.seed) == (table.deal, 11)
+    assert (
+        "deal" not in family.table("onuw", TableRequest(players=["Ana", "Ben", "Cleo"], scenario="decouverte")).header()
+    )
+
+
+def test_a_night_choice_edited_in_the_journal_is_refused_at_its_line() -> None:
+    first, _, _, _ = played(ONUW)
+    made = [i for i, e in enumerate(first.events) if isinstance(e, ev.NightChoice)]
+    cut = first.events[: made[2] + 1]
+    cut[made[2]] = ev.NightChoice("Ana", {"peek": "Zoé"})  # the lone wolf peeks at no middle card
+    session, _, _, _ = game(ONUW, day(ONUW))
+    with pytest.raises(JournalError, match=r"ligne .*night_choice.*night\.Ana\.peek"):
+        session.run(narration(ONUW), cut)
+
+
+def test_a_script_with_phones_needs_every_cards_text_and_every_groups_name() -> None:
+    text = shipped_text(POUDLARD_FILE)
+    no_card = re.sub(r"^    card: .*\n", "", text, count=1, flags=re.MULTILINE)
+    assert any("roles.mangemort: clé manquante « card »" in p for p in yaml_problems(no_card))
+    no_group = text.replace("groups: {mangemorts: Mangemorts, jumeaux: Fred et George}", "groups: {mangemorts: M}")
+    assert any("phones.groups: clé manquante « jumeaux »" in p for p in yaml_problems(no_group))
+    bad = text.replace('seen: "{place} : {card}."', 'seen: "{place} : {role}."')
+    assert any("phones.seen: {role} inconnu" in p for p in yaml_problems(bad))
+
+
+def yaml_problems(text: str) -> list[str]:
+    with pytest.raises(YamlError) as caught:
+        load_script(text, POUDLARD_FILE)
+    return [str(p) for p in caught.value.problems]
+
+
+def first_choices(seat: str, question: Question) -> object:
+    """A player who touches the first choices offered (a legal night whatever the deal)."""
+    if question.form is Form.TAP:
+        return None
+    values = [c.value for c in question.choices]
+    return values[:2] if question.form is Form.PAIR else values[0]
+
+
+def test_the_family_plays_a_phone_game_and_writes_the_record_resolve_plays_to_the_same_end(tmp_path, capsys) -> None:
+    """From the table asked for to the record beside the journal: the start-up's phones, the journal's deal."""
+    players = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
+    table = OneNight().table("poudlard", TableRequest(players=players, scenario="premiere_annee", phones=True, seed=4))
+    ballots = [f"{p.lower()} vote contre {players[(i + 1) % 5].lower()}" for i, p in enumerate(players)]
+    answers = tmp_path / "day.txt"
+    answers.write_text("\n".join(["on vote", *ballots, "oui"]) + "\n", encoding="utf-8")
+    options = Options(ear=f"script:{answers}", no_wait=True, wav=str(tmp_path / "n.wav"))
+    io = open_io(options)
+    hub = Hub(players)
+    io.phones = SimpleNamespace(hub=hub)  # type: ignore[attr-defined]  # what the start-up opens with --phones
+    with Phones(hub, first_choices):
+        assert start(table, options, str(tmp_path / "game.jsonl"), io) == 0
+    header, events = read_journal(tmp_path / "game.jsonl")[:2]
+    assert header["deal"] == table.deal and header["seed"] == 4  # type: ignore[attr-defined]
+    record = yaml.safe_load((tmp_path / "game.record.yaml").read_text(encoding="utf-8"))
+    assert record["deal"] == {**dict(zip(players, table.deal[:5])), "center": table.deal[5:]}  # type: ignore[index]
+    outcome = next(e for e in events if isinstance(e, ev.Outcome))
+    assert sorted(resolve_record(record)["winners"]) == sorted(outcome.winners)
+    captured = capsys.readouterr()
+    assert "Réveillez-vous tous" in captured.out  # the console shows what the table hears…
+    told = [secret for seat in players for secret in hub.screen(seat).secrets]
+    assert told and not [s for s in told if s in captured.out + captured.err]  # …and no phone's secret

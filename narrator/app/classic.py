@@ -7,16 +7,22 @@ journal, which `narrator resolve` plays to the same end.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 
-import yaml
-
 from narrator.app.classic_demo import run_classic_demo
 from narrator.app.resolve import resolve_classic
-from narrator.app.startup import Io, Options, TableRequest, guarded, host_arguments, renderer, start
+from narrator.app.startup import (
+    Io,
+    Options,
+    TableRequest,
+    guarded,
+    host_arguments,
+    renderer,
+    start,
+    write_record,
+)
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import KeyboardEar
@@ -85,10 +91,7 @@ class ClassicTable:
         )
 
         def game() -> None:
-            ending = session.run(events)
-            out = journal.path.with_suffix(".record.yaml")
-            out.write_text(yaml.safe_dump(ending.record, allow_unicode=True, sort_keys=False), encoding="utf-8")
-            print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
+            write_record(journal, session.run(events).record)
 
         return guarded(game, journal, io)
 

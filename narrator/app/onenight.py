@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import random
 import secrets
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-
-import yaml
 
 from narrator.app.demo import run_demo
 from narrator.app.resolve import resolve_one_night
@@ -30,6 +27,7 @@ from narrator.app.startup import (
     renderer,
     start,
     tuner,
+    write_record,
 )
 from narrator.listen.ear import Ear, ListenError
 from narrator.listen.french import Parser, SetupParser
@@ -199,13 +197,6 @@ def phones_hub(io: Io) -> Hub | None:
     """The players' phones the start-up opened (narrator/app/phones.py), if any."""
     hub = getattr(getattr(io, "phones", None), "hub", None)
     return hub if isinstance(hub, Hub) else None
-
-
-def write_record(journal: Journal, record: dict[str, object]) -> None:
-    """The game as a record beside its journal, for `narrator resolve`."""
-    out = journal.path.with_suffix(".record.yaml")
-    out.write_text(yaml.safe_dump(record, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
 
 def heard_phrases(ear: Ear, table: Table, said: list[str]) -> list[str]:

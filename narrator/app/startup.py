@@ -8,10 +8,12 @@ turns any problem on the way into one French sentence with the journal kept.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypedDict
+
+import yaml
 
 from narrator.app.speakers import FALLBACK_WAV, Tee, table_speaker
 from narrator.listen.ear import Ear, ListenError
@@ -256,6 +258,13 @@ def host_arguments(
         "keyboard": KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         "tune": tuner(options.voice, spoken),
     }
+
+
+def write_record(journal: Journal, record: Mapping[str, object]) -> None:
+    """A game that ended, as a record beside its journal (`….record.yaml`) that `narrator resolve` plays."""
+    out = journal.path.with_suffix(".record.yaml")
+    out.write_text(yaml.safe_dump(dict(record), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
 
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
