@@ -8,16 +8,21 @@ the clock a fake one. Every game is checked against `narrator resolve` of the re
 from __future__ import annotations
 
 import copy
+import os
 import random
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import yaml
+from crash_rig import kill_at
 from test_session import ClockSpeaker, fake_render
 
 from narrator.app.family import resolve_record
@@ -34,7 +39,7 @@ from narrator.script.onenight.script import load_script, load_shipped, script_pa
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
-from narrator.table.journal import Journal, JournalError, read_journal
+from narrator.table.journal import Journal, JournalError, finished, read_journal
 from narrator.table.onenight.announcer import plan
 from narrator.table.onenight.session import Session
 from narrator.table.voice import Voice
@@ -512,3 +517,46 @@ def test_the_family_plays_a_phone_game_and_writes_the_record_resolve_plays_to_th
     assert "Réveillez-vous tous" in captured.out  # the console shows what the table hears…
     told = [secret for seat in players for secret in hub.screen(seat).secrets]
     assert told and not [s for s in told if s in captured.out + captured.err]  # …and no phone's secret
+
+
+RIG = Path(__file__).with_name("phone_rig.py")
+
+
+def rig(mode: str, journal: Path) -> list[str]:
+    return [sys.executable, str(RIG), mode, str(journal)]
+
+
+def phone_game(journal: Path) -> tuple[list[ev.Event], list[ev.Event]]:
+    """The night's choices, and the vote and outcome, of a phone game's journal."""
+    events = read_journal(journal)[1]
+    return [e for e in events if isinstance(e, ev.NightChoice)], [
+        e for e in events if isinstance(e, ev.Vote | ev.Outcome)
+    ]
+
+
+@pytest.fixture(scope="module")
+def crash_env() -> dict[str, str]:
+    return {**os.environ, "PULSE_SERVER": "unix:/nonexistent"}
+
+
+@pytest.fixture(scope="module")
+def uninterrupted_phone_game(tmp_path_factory, crash_env) -> tuple[list[ev.Event], list[ev.Event]]:
+    journal = tmp_path_factory.mktemp("phones") / "whole.jsonl"
+    run = subprocess.run(rig("play", journal), env=crash_env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return phone_game(journal)
+
+
+@pytest.mark.parametrize("after_events", [1, 3, 5, 7, 9, 11, 13])
+def test_a_phone_game_killed_with_sigkill_mid_night_resumes_to_the_same_end(
+    tmp_path, crash_env, uninterrupted_phone_game, after_events
+) -> None:
+    """Each choice journaled before it is applied: a game killed anywhere in its night and resumed by
+    `narrator resume` makes the same choices, none asked twice (the same `night_choice` lines), and ends
+    the same."""
+    journal = tmp_path / "killed.jsonl"
+    kill_at(rig("play", journal), crash_env, journal, after_events)
+    if not finished(read_journal(journal)[1]):
+        run = subprocess.run(rig("resume", journal), env=crash_env, capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+    assert phone_game(journal) == uninterrupted_phone_game

@@ -1,0 +1,82 @@
+"""A one-night game on scripted phones in its own process, to be killed with SIGKILL and resumed.
+
+`python phone_rig.py play|resume JOURNAL`: the start-up's phones are a hub whose seats are scripted
+threads touching the first choices offered (the same game whatever is killed and resumed); the table's
+voice is a script of answers that skips what the journal shows was said. Used by tests/test_crash.py.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from narrator.app import startup
+from narrator.app.family import resume
+from narrator.app.onenight import OneNight
+from narrator.app.startup import Io, Options, TableRequest, start
+from narrator.phones.hub import Hub
+from narrator.phones.screens import Form
+from narrator.table.journal import read_journal
+from narrator.table.onenight.progress import progress
+
+PLAYERS = ["Ana", "Ben", "Chloé", "Dan"]
+ROLES = ["doppelganger", "loup", "loup", "voyante", "voleur", "merdeux", "insomniaque"]
+VOTES = {"Ana": "Ben", "Ben": "Chloé", "Chloé": "Ben", "Dan": "Ana"}
+SEED = 5
+
+
+def answers(journal: Path) -> list[str]:
+    """What the table says, less what the journal shows it already said."""
+    state = progress(read_journal(journal)[1]) if journal.exists() else None
+    said: list[str] = []
+    if state is None or state.stage in ("night", "debate"):
+        said.append("on vote")
+    if state is None or state.stage in ("night", "debate", "vote"):
+        voted = {c.voter for c in state.inputs} if state else set()
+        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
+        said.append("oui")
+    return said
+
+
+def phones(hub: Hub) -> None:
+    """Each seat's phone: the first choices offered, a little after the question shows."""
+
+    def phone(seat: str) -> None:
+        while True:
+            screen = hub.screen(seat)
+            question = screen.question
+            if question is not None and not screen.answered:
+                time.sleep(0.01)
+                values = [c.value for c in question.choices]
+                value = None if question.form is Form.TAP else values[:2] if question.form is Form.PAIR else values[0]
+                hub.answer(seat, screen.asked, value)
+            time.sleep(0.002)
+
+    for seat in hub.seats:
+        threading.Thread(target=phone, args=(seat,), daemon=True).start()
+
+
+def with_phones(options: Options, players: list[str] | None = None) -> Io:
+    """The start-up's ear and speaker, and the players' phones."""
+    io = opened(options, players)
+    hub = Hub(PLAYERS)
+    io.phones = SimpleNamespace(hub=hub)  # type: ignore[attr-defined]
+    phones(hub)
+    return io
+
+
+opened = startup.open_io
+startup.open_io = with_phones  # what `narrator resume` opens: the phones too
+
+if __name__ == "__main__":
+    mode, journal = sys.argv[1], Path(sys.argv[2])
+    script = journal.with_suffix(f".{time.monotonic_ns()}.txt")
+    script.write_text("\n".join(answers(journal)) + "\n", encoding="utf-8")
+    options = Options(ear=f"script:{script}", no_wait=True, wav=str(journal.with_suffix(".wav")))
+    if mode == "play":
+        asked = TableRequest(players=PLAYERS, roles=ROLES, phones=True, seed=SEED, legend=False, minutes=2)
+        sys.exit(start(OneNight().table("onuw", asked), options, str(journal), with_phones(options)))
+    sys.exit(resume(str(journal), options))
