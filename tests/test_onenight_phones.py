@@ -1,5 +1,8 @@
 """One-night games played with the digital deal: each player's card and night choices on their own phone.
 
+Rulebooks quoted: 000 is tests/rulebooks/000_ebff617422767dd2.txt (onuw), 001 is
+tests/rulebooks/001_208a09780179c69b.txt (poudlard).
+
 The phones are scripted threads at the machine's edge: they read their seat's screen from the hub and
 answer as the web server would hand their answers in (`hub.answer`). The table's voice is a scripted ear,
 the clock a fake one. Every game is checked against `narrator resolve` of the record it writes.
@@ -275,7 +278,7 @@ def test_what_a_character_learns_is_on_his_phone_alone_and_never_said(record: di
 
 
 def test_a_learned_card_reaches_the_phone_within_its_call() -> None:
-    """000 v: "La voyante reçoit le résultat de sa voyance" — in her call, before she goes back to sleep."""
+    """000, 3a v: "La voyante reçoit le résultat de sa voyance." — in her call, before she sleeps again."""
     _, _, phones, _ = played(ONUW)
     cleo = phones.seen["Cleo"]
     told = next(i for i, s in enumerate(cleo) if s.secrets)
@@ -316,8 +319,8 @@ def decoy_forms(record: dict) -> list[tuple[str, int, bool]]:
 
 
 def test_a_decoy_looks_the_same_whether_the_card_was_dealt_or_lies_in_the_middle() -> None:
-    """A call is read whether its card was dealt or lies in the middle (001: sauter le paragraphe only when
-    the character is not in play): Eva's phone cannot tell which from her decoy."""
+    """A call is read whether its card was dealt or lies in the middle (001: "Si un des personnages n’est
+    pas en jeu, sauter simplement le paragraphe"): Eva's phone cannot tell which from her decoy."""
     swapped = copy.deepcopy(ONUW)
     deal = swapped["deal"]
     deal["Cleo"], deal["center"][1] = deal["center"][1], deal["Cleo"]  # the voyante in the middle, the merdeux dealt
@@ -327,8 +330,8 @@ def test_a_decoy_looks_the_same_whether_the_card_was_dealt_or_lies_in_the_middle
 
 
 def test_the_doppelganger_copies_then_acts_as_the_copied_card_in_its_call() -> None:
-    """000 2a, 3a i: "Le Doppelgänger agit s'il est voyante, voleur, merdeux ou saoulon" — at once; a
-    Doppelgänger-loup wakes with the wolves (000 ii "incluant le Doppelgänger-loup")."""
+    """000, 3a i: "Le Doppelgänger agit s’il est voyante, voleur, merdeux ou saoulon." — at once; a
+    Doppelgänger-loup wakes with the wolves (000, 3a ii: "(incluant le Doppelgänger-loup)")."""
     record = copy.deepcopy(ONUW)
     record["night"]["Ben"] = {"copy": "Ana"}  # he becomes a loup: Ana no longer wakes alone
     record["night"]["Ana"] = {}
@@ -344,12 +347,14 @@ def test_the_doppelganger_copies_then_acts_as_the_copied_card_in_its_call() -> N
 
 
 def test_harrys_face_up_card_is_said_to_everyone_at_dawn() -> None:
-    """001: "Harry se réveille et peut retourner la carte d'un joueur au choix. Cette carte reste visible
+    """001: "Harry se réveille et peut retourner la carte d’un joueur au choix. Cette carte reste visible
     durant la journée." """
-    _, speaker, _, _ = played(POUDLARD)
+    _, speaker, phones, _ = played(POUDLARD)
     words = load_shipped("poudlard").phones
     assert words is not None
-    assert words.visible.format(name="Cleo", card="Neville Londubat") in [t for _, _, t in speaker.heard]
+    face_up = words.visible.format(name="Cleo", card="Neville Londubat")
+    assert face_up in [t for _, _, t in speaker.heard]
+    assert all(phones.hub.screen(seat).status == face_up for seat in POUDLARD["players"])  # on every phone
 
 
 def test_a_missing_answer_is_asked_again_aloud_without_naming_its_holder() -> None:
@@ -442,8 +447,8 @@ def test_the_deal_is_a_shuffle_of_the_cards_in_play_drawn_from_its_seed() -> Non
 
 
 def test_a_table_with_phones_is_dealt_from_its_seed_and_rebuilt_from_its_header(tmp_path) -> None:
-    """000 1: "Le maître de jeu choisit n+3 rôles" / "Il distribue une carte à chaque joueur et trois au
-    milieu": the program deals the cards in play, and the journal's header keeps the deal and its seed."""
+    """000, « Le déroulement du jeu »: "Il distribue une carte à chaque joueur et trois au milieu,
+    identifiés A-B-C": the program deals the cards in play, and the journal's header keeps the deal and its seed."""
     family = OneNight()
     asked = TableRequest(players=["Ana", "Ben", "Cleo"], scenario="decouverte", phones=True, seed=11)
     table = family.table("onuw", asked)

@@ -42,10 +42,11 @@ from narrator.script.onenight.script import load_script
 from narrator.script.prompts import load_prompts
 from narrator.table.events import Event
 from narrator.table.journal import Journal
+from narrator.table.onenight.phones import missing_line
 from narrator.table.onenight.session import Session
 from narrator.table.onenight.setup import Table, build_table
 from narrator.table.setup import SetupError
-from narrator.table.voice import Voice, load_earcons
+from narrator.table.voice import Voice, load_earcons, to_items
 from narrator.voice import Item, Renderer, VoiceError
 
 
@@ -79,9 +80,14 @@ class OneNightTable:
         """The voice with every line of the game synthesized: nothing waits on synthesis later."""
         narration = self.table.narration
         voice = renderer(options.voice)
+        words = self.table.script.phones
+        late = to_items([missing_line(words)]) if self.deal is not None and words is not None else []
         try:
             voice.prepare(
-                narration.opening + [i for _, items in narration.debate.reminders for i in items] + narration.vote
+                narration.opening
+                + [i for _, items in narration.debate.reminders for i in items]
+                + narration.vote
+                + late
             )
         except VoiceError as exc:
             raise SetupError(str(exc)) from None

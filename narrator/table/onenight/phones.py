@@ -32,6 +32,11 @@ AGAIN_S = 10.0  # after a call's wait, how often a missing answer is asked again
 POLL_S = 1.0  # how long the game waits on the phones at a time (real seconds)
 
 
+def missing_line(words: PhoneWords) -> Line:
+    """What is said aloud when an answer is late: it names nobody."""
+    return Line("phones_missing", words.missing)
+
+
 @dataclass
 class PhoneNight:
     """The night's choices on the phones: `night` holds each player's choice so far (a record's `night`)."""
@@ -78,7 +83,7 @@ class PhoneNight:
                 self.clock.sleep_until(deadline)
                 break
             if self.clock.now() >= reminder:
-                self.voice.tell(Line("phones_missing", self.words.missing))
+                self.voice.tell(missing_line(self.words))
                 reminder = self.clock.now() + self.again_s
             since = self.clock.now()
             got = self.hub.wait(self.poll_s)

@@ -172,6 +172,8 @@ class Session(Host):
         phones.deal_cards()
         if state.stage != "night":  # the night is over: every phone gets back what its player learned
             phones.tell(LAST_WAKE, self.players)
+            if face_up := self._face_up():
+                phones.hub.status(" ".join(line.text for line in face_up))
 
     def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
         """The legend, then the night call by call with the choices on the phones, then the day's opening;
@@ -194,13 +196,18 @@ class Session(Host):
                 phones.call(plan.callers[index], wake, items)
         self._record(ev.Tick("night", at=starts[-1]))
         self.voice.play(plan.opening[plan.sections[-1] :])
-        visible = self.dawn()[1]
-        if visible:  # 001: "Cette carte reste visible durant la journée": every player hears it
-            said = [(name, card_name(self.script.rules, card)) for name, card in visible.items()]
-            template = self.script.phones.visible if self.script.phones else ""
-            self.voice.tell(*[Line(f"visible_{n}*", template.format(name=p, card=c)) for n, (p, c) in enumerate(said)])
+        face_up = self._face_up()
+        if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
+            self.voice.tell(*face_up)
+            phones.hub.status(" ".join(line.text for line in face_up))
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
+
+    def _face_up(self) -> list[Line]:
+        """The cards left face up for the day (Harry's), as every player is told them."""
+        template = self.script.phones.visible if self.script.phones else ""
+        visible = [(name, card_name(self.script.rules, card)) for name, card in self.dawn()[1].items()]
+        return [Line(f"visible_{n}*", template.format(name=p, card=c)) for n, (p, c) in enumerate(visible)]
 
     def dawn(self) -> tuple[list[str], dict[str, str]]:
         """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
