@@ -133,6 +133,12 @@ def _parser() -> argparse.ArgumentParser:
         "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
     )
     play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
+    play.add_argument(
+        "--seed",
+        metavar="N",
+        type=number,
+        help="avec les téléphones, jeux pour une nuit : le tirage de la donne (défaut : un nouveau à chaque partie)",
+    )
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument(
         "journal", metavar="JOURNAL", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)"
@@ -389,6 +395,7 @@ def _asked(args: argparse.Namespace) -> TableRequest:
         first_game=args.first_game,
         legend=not args.no_legend,
         captain=getattr(args, "captain", False),
+        seed=getattr(args, "seed", None),
         extra=_cards(args.game, args.extra) if args.extra else None,
         groups=_groups(args.groups) if args.groups else None,
     )
