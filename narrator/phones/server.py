@@ -187,6 +187,7 @@ class PhoneServer:
                 web.post("/api/answer", self._answer),
                 web.post("/api/ballot", self._ballot),
                 web.get("/ws", self._socket),
+                web.get("/favicon.ico", _no_icon),
             ]
         )
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
@@ -402,6 +403,10 @@ class PhoneServer:
             for phone in self._phones.get(seat, ()):
                 phone.stale = True
                 phone.wake.set()
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)  # the browsers ask for one; a refusal would be an error in their console
 
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
