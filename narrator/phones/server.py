@@ -57,6 +57,7 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cache-Control": "no-store",  # a seat's page must not outlive its holder on a shared phone
+    "Server": "narrateur",
 }
 STATUS_MESSAGES = {
     400: "requête incomprise",
@@ -411,7 +412,7 @@ async def _no_icon(request: web.Request) -> web.Response:
 
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        response.headers[name] = value
 
 
 async def _json_object(request: web.Request) -> dict[str, Any]:
