@@ -59,7 +59,11 @@ def test_two_phones_cannot_take_one_seat_and_the_card_shows_only_when_asked(brow
     ana.hide_card()
     assert ana.card_in_page() == ""
     ana.show_card()
-    ana.page.clock.fast_forward(11_000)  # the card hides itself after ten seconds
+    ana.page.clock.fast_forward(6_000)
+    hub.status("Nuit 1")  # a new screen keeps the card up to date, not up longer
+    ana.wait_text("#status", "Nuit 1")
+    assert "Voyante" in ana.card_in_page()
+    ana.page.clock.fast_forward(5_000)  # the card hides itself ten seconds after it was asked for
     ana.page.locator("#card").wait_for(state="hidden")
     assert ana.card_in_page() == "" and "Voyante" not in ana.page.content()
 
@@ -77,6 +81,7 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     assert ben.refusal() == "Refusé : une réponse est obligatoire."
     ben.choose("Cleo")
     ben.wait_answered()
+    assert ben.page.evaluate("document.activeElement.id") == "answered"  # focus not lost with the form
     assert [(a.asked, a.value) for a in hub.wait(5)] == [(asked, "Cleo")]
 
     hub.ask({"Ben": Question(Form.PAIR, "Les deux amoureux ?", NAMES)})

@@ -198,10 +198,12 @@ class PhoneServer:
         self.port = int(self._runner.addresses[0][1])
 
     async def _close(self) -> None:
-        for phones in list(self._phones.values()):
-            for phone in list(phones):
-                with contextlib.suppress(Exception):
-                    await phone.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
+        closing = [
+            p.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
+            for ps in self._phones.values()
+            for p in ps
+        ]
+        await asyncio.gather(*closing, return_exceptions=True)  # all at once: a silent phone waits 1 s, not 20
         self._phones.clear()
         if self._runner is not None:
             await self._runner.cleanup()
