@@ -4,6 +4,8 @@ handed to the hub, the same port and tokens after a restart (`narrator resume`).
 from __future__ import annotations
 
 import asyncio
+import fnmatch
+import re
 import socket
 import threading
 from collections.abc import Iterator
@@ -263,3 +265,11 @@ def test_the_port_is_free_for_others_after_stop(hub: Hub) -> None:
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", server.port))
+
+
+def test_an_installed_narrator_carries_every_page() -> None:
+    pyproject = (PAGES.parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    [globs] = re.findall(r'^"narrator\.phones" = \[(.*)\]$', pyproject, flags=re.M)
+    patterns = re.findall(r'"([^"]+)"', globs)
+    pages = [p.relative_to(PAGES.parent).as_posix() for p in PAGES.iterdir()]
+    assert pages and all(any(fnmatch.fnmatch(p, g) for g in patterns) for p in pages), pages
