@@ -140,6 +140,20 @@ class BrowserPhone:
             self.page.get_by_label(label, exact=True).check()
         self.press(press)
 
+    def answer(self, value: object) -> None:
+        """Answers the question shown with `value` as the hub will receive it (a choice's value, a list of
+        them, True/False, or None for « Personne / rien » or « Continuer »)."""
+        buttons = self.page.locator("#actions button")
+        buttons.first.wait_for()
+        if isinstance(value, bool):
+            self.press("Oui" if value else "Non")
+        elif value is None:
+            self.press("Continuer" if "Continuer" in buttons.all_inner_texts() else "Personne / rien")
+        else:
+            for one in [value] if isinstance(value, str) else list(value):  # type: ignore[call-overload]
+                self.page.locator(f"#choices input[value={json.dumps(one, ensure_ascii=False)}]").check()
+            self.press("Valider")
+
     def press(self, name: str) -> None:
         self.page.locator("#actions").get_by_role("button", name=name, exact=True).click()
 

@@ -90,6 +90,13 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     ben.wait_answered()
     assert [a.value for a in hub.wait(5)] == [["Dan", "Ana"]]
 
+    middle = tuple(Choice(v, f"la carte {w}") for v, w in (("A", "de gauche"), ("B", "du milieu"), ("C", "de droite")))
+    hub.ask({"Ben": Question(Form.SOME, "Quelles cartes du milieu regardez-vous ?", middle, count=2)})
+    ben.wait_question("cartes du milieu")
+    ben.answer(["C", "A"])  # the harness answers by the values the hub receives
+    ben.wait_answered()
+    assert [a.value for a in hub.wait(5)] == [["C", "A"]]
+
     hub.ask({"Ben": Question(Form.SOME, "Qui protégez-vous ?", NAMES, optional=True)})
     ben.wait_question("Qui protégez-vous ?")
     ben.press("Personne / rien")
@@ -138,6 +145,21 @@ def test_a_decoy_looks_exactly_like_the_real_question(browser: Browser, table) -
     dan.choose("Joueur 2")
     dan.wait_answered()
     assert [(a.seat, a.decoy) for a in hub.wait(5)] == [("Dan", True)]
+
+
+def test_a_phone_buzzes_at_a_new_question_only_when_the_table_asks_for_it(browser: Browser, table) -> None:
+    hub, url, _ = table
+    dan = browser.phone(url)
+    dan.page.add_init_script("navigator.vibrate = (ms) => { (window.buzzes ||= []).push(ms); return true; }")
+    dan.join("Dan")
+    for on, text in ((False, "Première question ?"), (True, "Deuxième question ?")):
+        hub.vibrate(on)
+        hub.ask({"Dan": Question(Form.TAP, text)})
+        dan.wait_question(text)
+        dan.answer(None)
+        dan.wait_answered()
+        hub.wait(5)
+    assert dan.page.evaluate("window.buzzes || []") == [200]  # off by default; once asked, once a question
 
 
 def test_a_phone_reconnects_by_itself_when_the_server_comes_back(browser: Browser, table) -> None:
