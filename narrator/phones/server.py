@@ -9,6 +9,14 @@ The players at the table are the threat, on a LAN without TLS: every request's H
 server (no DNS rebinding), every state-changing request and WebSocket comes from its own pages
 (Origin), bodies and messages are small, each client has a rate, and every refusal is a French
 JSON error with its status, never a traceback.
+
+    GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
+    POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
+    GET  /api/seats    {"free": [names], "seat": this phone's seat or null}
+    GET  /seat         the seat's page (its script opens /ws)
+    GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
+                       and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
+    GET  /api/screen   the seat's screen; POST /api/answer, /api/ballot: the same as over /ws
 """
 
 from __future__ import annotations
