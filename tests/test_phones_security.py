@@ -202,6 +202,7 @@ def test_bad_requests_get_a_french_json_error_and_their_status(table: Table) -> 
         (ana.call("POST", "/api/answer", raw=b'{"asked": '), 400, "JSON incompris"),
         (ana.call("POST", "/api/answer", raw=b"\xff\xfe"), 400, "JSON incompris"),
         (ana.call("POST", "/api/answer", [1, 2]), 400, "attendu : un objet JSON"),
+        (ana.call("POST", "/api/answer", raw=b"[" * 4000), 400, "JSON incompris"),  # deeper than the parser goes
         (ana.call("GET", "/api/answer"), 405, "méthode non permise ici"),
         (ana.call("GET", "/wp-admin"), 404, "page inconnue"),
         (Phone(table.server.port).call("GET", "/api/screen"), 401, "aucune place : prenez d'abord une place"),
@@ -238,6 +239,8 @@ async def _socket_abuse(table: Table) -> None:
         await ws.next()
         await ws.ws.send_bytes(b"\x00\x01")  # not text: ignored
         await ws.ws.send_str("not json")
+        assert (await ws.next("reply"))["error"] == "message incompris : attendu un objet JSON"
+        await ws.ws.send_str("[" * 4000)
         assert (await ws.next("reply"))["error"] == "message incompris : attendu un objet JSON"
         await ws.send({"type": "hack", "seat": "Ben"})
         assert (await ws.next("reply"))["error"] == "message inconnu : attendu une réponse ou un vote"
@@ -316,6 +319,7 @@ payloads = st.dictionaries(
     body=payloads,
     who=st.sampled_from(["Ana", "Ben", None]),
     content_type=st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded"]),
+    raw=st.none() | st.binary(max_size=300) | st.sampled_from([b"[" * 3000, b'{"a":' * 900, b'"\\ud800"']),
 )
 def test_fuzzed_requests_never_fail_the_server_nor_leak_a_secret(
     table: Table,
@@ -325,10 +329,11 @@ def test_fuzzed_requests_never_fail_the_server_nor_leak_a_secret(
     body: object,
     who: str | None,
     content_type: str,
+    raw: bytes | None,
 ) -> None:
     phone = {"Ana": table.ana, "Ben": table.ben, None: Phone(table.server.port)}[who]
     with caplog.at_level(logging.ERROR):
-        reply = phone.call(method, path, body, content_type=content_type)
+        reply = phone.call(method, path, body, raw=raw, content_type=content_type)
     assert reply.status < 500, reply.text
     assert table.leaks(who, reply.text) == []
     if reply.status >= 400:

@@ -376,7 +376,7 @@ class PhoneServer:
                 phone.replies.append(_reply({}, STATUS_MESSAGES[429]))
             else:
                 try:
-                    message = json.loads(msg.data)
+                    message = _loads(msg.data)
                 except ValueError:
                     message = None
                 if isinstance(message, dict):
@@ -429,12 +429,20 @@ async def _json_object(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise _Refused(415)
     try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
+        body = _loads(await request.read())
+    except ValueError:
         raise _Refused(400, "JSON incompris") from None
     if not isinstance(body, dict):
         raise _Refused(400, "attendu : un objet JSON")
     return body
+
+
+def _loads(data: str | bytes) -> object:
+    """JSON from a phone; ValueError for anything else, even nested too deep for the parser."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON trop imbriqué") from None
 
 
 def _reply(message: dict[str, Any], problem: str | None) -> dict[str, Any]:
