@@ -147,11 +147,20 @@ def test_a_decoy_looks_exactly_like_the_real_question(browser: Browser, table) -
     assert [(a.seat, a.decoy) for a in hub.wait(5)] == [("Dan", True)]
 
 
-def test_a_phone_buzzes_at_a_new_question_only_when_the_table_asks_for_it(browser: Browser, table) -> None:
+def test_a_phone_stays_awake_and_buzzes_at_a_new_question_only_when_the_table_asks_for_it(
+    browser: Browser, table
+) -> None:
     hub, url, _ = table
     dan = browser.phone(url)
-    dan.page.add_init_script("navigator.vibrate = (ms) => { (window.buzzes ||= []).push(ms); return true; }")
+    dan.page.add_init_script(
+        """navigator.vibrate = (ms) => { (window.buzzes ||= []).push(ms); return true; };
+        Object.defineProperty(navigator, "wakeLock", { value: { request: async (kind) => {
+            (window.locks ||= []).push(kind);
+            return { addEventListener() {} };
+        } } });"""
+    )
     dan.join("Dan")
+    assert dan.page.evaluate("window.locks") == ["screen"]  # the seat's page keeps the screen awake
     for on, text in ((False, "Première question ?"), (True, "Deuxième question ?")):
         hub.vibrate(on)
         hub.ask({"Dan": Question(Form.TAP, text)})
