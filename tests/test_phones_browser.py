@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from phones_browser import Browser, BrowserPhone
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.phones.server import PhoneServer
-from tests.phones_browser import Browser, BrowserPhone
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
 NAMES = tuple(Choice(p, p) for p in PLAYERS)

@@ -15,12 +15,12 @@ import aiohttp
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from phones_client import Phone
 
 from narrator.phones.hub import Hub
 from narrator.phones.limits import Buckets, Rate
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.phones.server import COOKIE, MAX_BODY, SEAT_FREED, SECURITY_HEADERS, PhoneServer
-from tests.phones_client import Phone
 
 PLAYERS = ("Ana", "Ben", "Cleo")
 CARDS = {
