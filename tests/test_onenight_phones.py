@@ -565,3 +565,13 @@ def test_a_phone_game_killed_with_sigkill_mid_night_resumes_to_the_same_end(
         run = subprocess.run(rig("resume", journal), env=crash_env, capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
     assert phone_game(journal) == uninterrupted_phone_game
+
+
+def test_a_vote_said_as_tallies_is_written_as_ballots_that_make_the_same_counts() -> None:
+    session, _, hub, _ = game(ONUW, [None, "on vote", "cinq voix pour dan", "une voix pour ana", "oui"])
+    with Phones(hub, chooser(ONUW)):
+        ending = session.run(narration(ONUW))
+    votes = session.record(ending)["votes"]
+    assert sorted(t for t in votes.values() if t) == ["Ana", "Dan", "Dan", "Dan", "Dan", "Dan"]  # type: ignore[union-attr]
+    again = resolve_record(session.record(ending))
+    assert (sorted(again["dead"]), sorted(again["winners"])) == (sorted(ending.dead), sorted(ending.winners))
