@@ -14,8 +14,19 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from narrator.phones.address import LAN, AddressError, Advert, advertise, bind_address, qr_code, spoken_address, url
+from narrator.phones.address import (
+    HOST_NAME,
+    LAN,
+    AddressError,
+    Advert,
+    advertise,
+    bind_address,
+    qr_code,
+    spoken_address,
+    url,
+)
 from narrator.phones.hub import Hub
+from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.host import Host
 from narrator.table.phone_ear import waits
@@ -90,12 +101,16 @@ def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | Non
     `seats`: a resumed game's tokens and taken seats. `SetupError` (one French sentence) when it cannot."""
     from narrator.phones.server import PhoneError, PhoneServer
 
+    if not 0 <= port <= 65535:
+        raise SetupError(
+            f"--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : {port}"
+        )
     try:
         address = bind_address(bind)
     except AddressError as exc:
         raise SetupError(str(exc)) from None
     hub = Hub(players, seats.tokens if seats else None, seats.taken if seats else ())
-    server = PhoneServer(hub, host=address, port=port)
+    server = PhoneServer(hub, host=address, port=port, names=[f"{HOST_NAME}.local"])
     try:
         server.start()
     except PhoneError as exc:
@@ -109,7 +124,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     """Before the deal: the address said aloud and shown with its QR code, then every seat's phone waited
     for, the table told who has joined and who is still missing (a resumed game: whose phone is back).
     The table may speak meanwhile (« répète », « stop », « libère la place de Ana »)."""
-    hub, prompts, voice = phones.hub, host.prompts, host.voice
+    hub, prompts, voice, names = phones.hub, load_phone_prompts(), host.voice, host.prompts.join
     spoken = spoken_address(phones.address, phones.port)
     phones.show()
     host.note_seats()
@@ -132,11 +147,11 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
                 back = [s for s in arrived if s in phones.held]
                 new = [s for s in arrived if s not in phones.held]
                 if back:
-                    lines.append(prompts.line("phones_back", names=prompts.join(back), count=len(back)))
+                    lines.append(prompts.line("phones_back", names=names(back), count=len(back)))
                 if new:
-                    lines.append(prompts.line("phones_joined", names=prompts.join(new), count=len(new)))
+                    lines.append(prompts.line("phones_joined", names=names(new), count=len(new)))
             lines.append(
-                prompts.line("phones_missing", names=prompts.join(missing)) if missing else prompts.line("phones_all")
+                prompts.line("phones_missing", names=names(missing)) if missing else prompts.line("phones_all")
             )
             voice.tell(*lines)
             news = time.monotonic()
@@ -145,7 +160,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
         if time.monotonic() - news >= remind_s:
             voice.tell(
                 prompts.line("phones_address_again", address=spoken),
-                prompts.line("phones_missing", names=prompts.join(missing)),
+                prompts.line("phones_missing", names=names(missing)),
             )
             news = time.monotonic()
         if live:

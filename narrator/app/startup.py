@@ -133,10 +133,11 @@ def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
     return tune
 
 
-def script_version(game: str) -> str:
-    """A hash of the scripts a game is played with, kept in its journal."""
+def script_version(game: str, phones: bool = False) -> str:
+    """A hash of the scripts a game is played with, kept in its journal (the phones' words with the phones)."""
     folder = data_dir("scripts")
-    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
+    names = (f"{game}.yaml", "table.yaml", *(("phones.yaml",) if phones else ()))
+    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in names))
 
 
 @dataclass
@@ -215,7 +216,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
     header: dict[str, object] = {
         "family": table.family,
         "game": table.game,
-        "script": script_version(table.game),
+        "script": script_version(table.game, io.phones is not None),
         "players": list(table.players),
         **table.header(),
         "voice": options.voice,
@@ -235,7 +236,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
 def go_on(table: TableGame, header: dict, options: Options, journal: Journal, events: list[Event]) -> int:
     """A journaled game, its table rebuilt from `header`, played on from its `events`."""
     try:
-        if header.get("script") != script_version(table.game):
+        if header.get("script") != script_version(table.game, bool(header.get("phones"))):
             print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
         options.voice = header.get("voice", options.voice)
         print(f"Reprise de la partie : {journal.path}", file=sys.stderr)

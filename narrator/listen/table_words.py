@@ -82,9 +82,12 @@ class Parser(TemplateParser):
 
     def _seat_control(self, heard: list[str], phase: str) -> list[Command]:
         """« libère la place de Ana »: one reading, of a seated player, or nothing."""
+        units = self._units(heard, self._fillers)  # « euh » dropped, a name misheard a little mended
+        if not units:
+            return []
         found = {
             command
-            for result in recognize_all(" ".join(heard), self._seated[phase], slot_lists=self.lists)
+            for result in recognize_all(" ".join(units), self._seated[phase], slot_lists=self.lists)
             if (command := _command(result.intent.name, {e.name: e.value for e in result.entities_list}))
         }
         return list(found) if len(found) == 1 else []

@@ -15,7 +15,7 @@ from narrator.listen.commands import Command
 from narrator.listen.ear import Ear
 from narrator.phones.hub import Hub, new_token
 from narrator.script.line import Line, Reminder
-from narrator.script.prompts import Prompts
+from narrator.script.prompts import Prompts, load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation, Strangers
@@ -250,17 +250,18 @@ class Host:
         """« libère la place de Ana », confirmed: Ana's phone loses the seat, and the next phone may take it
         (a phone that took the wrong seat, a phone broken or out of battery)."""
         if self.phones is None:
-            self.voice.tell(self.prompts.line("no_phones"))
+            self.voice.tell(load_phone_prompts().line("no_phones"))
             return
         question = self.voice.last
-        if not self.talk.confirm(self.prompts.line("free_seat_check", player=seat)):
+        said = load_phone_prompts()
+        if not self.talk.confirm(said.line("free_seat_check", player=seat)):
             self.voice.tell(self.prompts.line("stop_cancelled"))
         else:
             self.note_seats()  # a claim noted before it is freed comes first in the journal
             token = new_token()
             self._record(ev.SeatFreed(seat, token))
             self.phones.free(seat, token)
-            self.voice.tell(self.prompts.line("seat_freed", player=seat))
+            self.voice.tell(said.line("seat_freed", player=seat))
         self.voice.last = question  # « répète » is still about the question the table was at
 
     def hear_controls(self, seconds: float) -> None:
