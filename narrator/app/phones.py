@@ -129,15 +129,15 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     phones.show()
     host.note_seats()
     announced: set[str] = set()
-    if phones.held:
-        voice.tell(prompts.line("phones_resumed", address=spoken))
-    else:
-        voice.tell(prompts.line("phones_address", address=spoken))
+    question = voice.last  # the game's own « répète » is given back once every phone is here
+    # asked, not told: « répète » says the address again
+    voice.ask(prompts.line("phones_resumed" if phones.held else "phones_address", address=spoken))
     news = time.monotonic()
     live = waits(host.ear)  # a script answers at once: only the phones are waited for
     while True:
         host.note_seats()
         here = set(hub.connected())
+        announced &= here  # a seat freed meanwhile is announced again when a phone takes it
         arrived = [s for s in hub.seats if s in here and s not in announced]
         announced |= set(arrived)
         missing = [s for s in hub.seats if s not in here]
@@ -156,9 +156,10 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
             voice.tell(*lines)
             news = time.monotonic()
         if not missing:
+            voice.last = question
             return
         if time.monotonic() - news >= remind_s:
-            voice.tell(
+            voice.ask(
                 prompts.line("phones_address_again", address=spoken),
                 prompts.line("phones_missing", names=names(missing)),
             )
