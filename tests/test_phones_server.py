@@ -4,19 +4,22 @@ handed to the hub, the same port and tokens after a restart (`narrator resume`).
 from __future__ import annotations
 
 import asyncio
+import fnmatch
+import re
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import aiohttp
 import pytest
+from phones_client import Phone
 
 from narrator.listen.french import Parser
 from narrator.phones import PhoneError
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.phones.server import PAGES, SEAT_FREED, PhoneServer
-from tests.phones_client import Phone
 
 PLAYERS = ("Ana", "Ben", "Cleo")
 WHO = Question(Form.ONE, "Qui regardez-vous ?", tuple(Choice(p, p) for p in ("Ben", "Cleo")))
@@ -263,3 +266,13 @@ def test_the_port_is_free_for_others_after_stop(hub: Hub) -> None:
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", server.port))
+
+
+def test_an_installed_narrator_carries_every_page() -> None:
+    root = Path(__file__).resolve().parents[1]  # the checkout, whichever narrator the tests import
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    [globs] = re.findall(r'^"narrator\.phones" = \[(.*)\]$', pyproject, flags=re.M)
+    patterns = re.findall(r'"([^"]+)"', globs)
+    folder = root / "narrator" / "phones" / "pages"
+    pages = [p.relative_to(folder.parent).as_posix() for p in folder.iterdir()]
+    assert pages and all(any(fnmatch.fnmatch(p, g) for g in patterns) for p in pages), pages

@@ -9,6 +9,14 @@ The players at the table are the threat, on a LAN without TLS: every request's H
 server (no DNS rebinding), every state-changing request and WebSocket comes from its own pages
 (Origin), bodies and messages are small, each client has a rate, and every refusal is a French
 JSON error with its status, never a traceback.
+
+    GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
+    POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
+    GET  /api/seats    {"free": [names], "seat": this phone's seat or null}
+    GET  /seat         the seat's page (its script opens /ws)
+    GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
+                       and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
+    GET  /api/screen   the seat's screen; POST /api/answer, /api/ballot: the same as over /ws
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cache-Control": "no-store",  # a seat's page must not outlive its holder on a shared phone
+    "Server": "narrateur",
 }
 STATUS_MESSAGES = {
     400: "requête incomprise",
@@ -187,6 +196,7 @@ class PhoneServer:
                 web.post("/api/answer", self._answer),
                 web.post("/api/ballot", self._ballot),
                 web.get("/ws", self._socket),
+                web.get("/favicon.ico", _no_icon),
             ]
         )
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
@@ -196,10 +206,12 @@ class PhoneServer:
         self.port = int(self._runner.addresses[0][1])
 
     async def _close(self) -> None:
-        for phones in list(self._phones.values()):
-            for phone in list(phones):
-                with contextlib.suppress(Exception):
-                    await phone.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
+        closing = [
+            p.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
+            for ps in self._phones.values()
+            for p in ps
+        ]
+        await asyncio.gather(*closing, return_exceptions=True)  # all at once: a silent phone waits 1 s, not 20
         self._phones.clear()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -364,7 +376,7 @@ class PhoneServer:
                 phone.replies.append(_reply({}, STATUS_MESSAGES[429]))
             else:
                 try:
-                    message = json.loads(msg.data)
+                    message = _loads(msg.data)
                 except ValueError:
                     message = None
                 if isinstance(message, dict):
@@ -404,21 +416,33 @@ class PhoneServer:
                 phone.wake.set()
 
 
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)  # the browsers ask for one; a refusal would be an error in their console
+
+
 async def _secure(request: web.Request, response: web.StreamResponse) -> None:
     for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        response.headers[name] = value
 
 
 async def _json_object(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise _Refused(415)
     try:
-        body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
+        body = _loads(await request.read())
+    except ValueError:
         raise _Refused(400, "JSON incompris") from None
     if not isinstance(body, dict):
         raise _Refused(400, "attendu : un objet JSON")
     return body
+
+
+def _loads(data: str | bytes) -> object:
+    """JSON from a phone; ValueError for anything else, even nested too deep for the parser."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON trop imbriqué") from None
 
 
 def _reply(message: dict[str, Any], problem: str | None) -> dict[str, Any]:

@@ -93,10 +93,10 @@ function say(kind, text) {
 function render(next) {
   const first = screen === null;
   screen = next;
-  $("seat-name").textContent = `Place de ${next.seat}`;
+  $("seat-name").textContent = `Place : ${next.seat}`;
   document.title = `${next.seat} — Narrateur`;
   $("status").textContent = next.status;
-  if (!$("card").hidden) showCard();
+  if (!$("card").hidden) fillCard(); // kept up to date, not kept longer
   renderQuestion(next.question, next.vibrate && !first);
   renderSecrets(next.secrets);
   renderBallot(next.players, next.seat);
@@ -105,9 +105,11 @@ function render(next) {
 function renderQuestion(question, vibrate) {
   const waiting = question === null;
   const answered = !waiting && question.answered;
+  const focused = $("question").contains(document.activeElement);
   $("no-question").hidden = !waiting;
   $("answered").hidden = !answered;
   $("question").hidden = waiting || answered;
+  if (focused && (waiting || answered)) $(answered ? "answered" : "no-question").focus(); // not lost with the form
   if (waiting || answered) {
     shownAsked = -1;
     return;
@@ -202,15 +204,19 @@ function renderBallot(players, seat) {
 // -- the card ----------------------------------------------------------------------------
 
 function showCard() {
-  const card = screen && screen.card;
-  $("card-name").textContent = card ? card.name : "Pas encore de carte.";
-  $("card-text").textContent = card ? card.text : "";
-  $("card-symbol").textContent = card && card.symbol ? `Symbole : ${card.symbol}` : "";
+  fillCard();
   $("card").hidden = false;
   $("card-button").setAttribute("aria-expanded", "true");
   $("card-button").textContent = "Cacher ma carte";
   clearTimeout(cardTimer);
   cardTimer = setTimeout(hideCard, CARD_MS);
+}
+
+function fillCard() {
+  const card = screen && screen.card;
+  $("card-name").textContent = card ? card.name : "Pas encore de carte.";
+  $("card-text").textContent = card ? card.text : "";
+  $("card-symbol").textContent = card && card.symbol ? `Symbole : ${card.symbol}` : "";
 }
 
 function hideCard() {
