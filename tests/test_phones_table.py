@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_listen_vosk as vosk_rig
 from phones_client import Phone
 from test_session import ClockSpeaker, fake_render
 
@@ -35,6 +36,8 @@ from narrator.table.phone_ear import PhoneEar, own_commands, waits
 from narrator.table.voice import Voice
 
 ROOT = Path(__file__).resolve().parent.parent
+# the real recognizer on a PulseAudio null sink, Korean words said by espeak-ng (tests/test_listen_vosk.py)
+model_dir, model, clips, ear = vosk_rig.model_dir, vosk_rig.model, vosk_rig.clips, vosk_rig.ear
 PLAYERS = ["Ana", "Ben", "Cleo"]
 TABLE = ["poudlard", "--players", ",".join(PLAYERS), "--scenario", "premiere_annee"]
 PHONES = ["--phones", "--bind", "127.0.0.1", "--port", "0"]
@@ -249,6 +252,26 @@ def test_a_phone_line_ends_a_waiting_ears_turn() -> None:
         heard = ear.listen([], 60)
         assert heard is not None and heard.text == "Cleo vote contre Ana" and ear.seat == "Cleo"
         assert time.monotonic() - started < 30  # not the whole turn
+
+
+def test_the_microphone_gives_its_turn_up_to_a_phone_but_cuts_nobody(ear, clips) -> None:
+    """A ballot from a phone while nobody speaks ends the microphone's turn at once; one that comes while a
+    player speaks waits for the end of what is said, which is heard whole."""
+    hub = Hub(PLAYERS)
+    heard_by = PhoneEar(ear, hub)
+    threading.Timer(0.5, hub.type_line, ("Ana", "Ana vote contre Ben")).start()
+    started = time.monotonic()
+    heard = heard_by.listen(vosk_rig.WORDS, 20.0)
+    assert heard is not None and heard.text == "Ana vote contre Ben" and heard_by.seat == "Ana"
+    assert time.monotonic() - started < 10  # not the whole turn
+    word = "오른쪽"
+    player = vosk_rig.say(clips[word])  # speech from LEAD_S on; the phone's words come while it is said
+    threading.Timer(vosk_rig.LEAD_S + 0.35, hub.type_line, ("Ben", "vote contre Ana")).start()
+    heard = heard_by.listen(vosk_rig.WORDS, 10.0)
+    player.wait()
+    assert heard is not None and heard.text == word and heard_by.seat is None
+    heard = heard_by.listen(vosk_rig.WORDS, 10.0)
+    assert heard is not None and heard.text == "Ben vote contre Ana" and heard_by.seat == "Ben"
 
 
 @pytest.mark.parametrize("said", ["on joue avec les téléphones", "poudlard avec les téléphones"])

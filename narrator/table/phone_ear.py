@@ -1,9 +1,10 @@
 """The table's ear with the phones beside it: words a phone sends (a ballot cast on the screen) are heard
 as if their seat had said them, so that they are read back aloud and confirmed like spoken ones.
 
-A phone's words never wait behind the microphone: the ear listens in short turns and looks at the
-phones between them. A script of answers is not listened to in time (it answers at once): a
-phone's words already there are taken first, without using up a line of the script.
+A phone's words never wait for a turn to end: the microphone gives its turn up as soon as they come
+while nobody is speaking (cutting no one), a keyboard is read in short turns with the phones looked
+at between them. A script of answers is not listened to in time (it answers at once): a phone's
+words already there are taken first, without using up a line of the script.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from narrator.listen.commands import Command
-from narrator.listen.ear import Ear, EndsOnCommand, Heard
+from narrator.listen.ear import Ear, EndsOnCommand, GivesUp, Heard
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.phones.hub import Hub
 
-SLICE_S = 2.0  # a listening turn is cut in turns this long; the phones are looked at between them
+SLICE_S = 1.0  # a keyboard's turn is cut in turns this long; the phones are looked at between them
 
 
 def waits(ear: Ear) -> bool:
@@ -49,18 +50,22 @@ class PhoneEar:
     def listen_for(
         self, phrases: Sequence[str], timeout_s: float, complete: Callable[[str], bool] | None
     ) -> Heard | None:
-        """A phone's line if one came, else what the ear hears; a waiting ear in short turns, a phone's line
-        ending the turn as soon as it comes."""
+        """A phone's line if one came, else what the ear hears; a phone's line coming meanwhile ends the
+        turn as soon as nobody is speaking (the microphone), or at the end of a short turn (a keyboard)."""
         self.noticed()
         self.seat = None
         typed = self._phone_line()
-        if typed is not None or not waits(self.ear):
-            return typed or self._hear(phrases, timeout_s, complete, first=True)
+        if typed is not None:
+            return typed
+        if isinstance(self.ear, GivesUp):  # the microphone: one turn, given up between utterances
+            heard = self.ear.listen_until(phrases, timeout_s, complete, self._lines_came)
+            self.noticed()
+            return heard or self._phone_line()
+        if not waits(self.ear):  # a script answers at once
+            return self._hear(phrases, timeout_s, complete)
         deadline = time.monotonic() + timeout_s
-        first = True
-        while True:
-            heard = self._hear(phrases, min(SLICE_S, max(0.0, deadline - time.monotonic())), complete, first)
-            first = False
+        while True:  # a keyboard: short turns, the typed lines wait in its queue meanwhile
+            heard = self._hear(phrases, min(SLICE_S, max(0.0, deadline - time.monotonic())), complete)
             self.noticed()
             if heard is not None:
                 return heard
@@ -68,23 +73,24 @@ class PhoneEar:
             if typed is not None or time.monotonic() >= deadline:
                 return typed
 
-    def _hear(
-        self, phrases: Sequence[str], timeout_s: float, complete: Callable[[str], bool] | None, first: bool
-    ) -> Heard | None:
-        # after the first turn the narrator has not spoken: no need to drop the start of the audio
-        # (the microphone ear's guard against the tail of its own voice)
-        guard = getattr(self.ear, "guard_s", None)
-        if guard is not None and not first:
-            self.ear.guard_s = 0.0  # type: ignore[attr-defined]
-        try:
-            if isinstance(self.ear, EndsOnCommand) and complete is not None:
-                return self.ear.listen_for(phrases, timeout_s, complete)
-            return self.ear.listen(phrases, timeout_s)
-        finally:
-            if guard is not None:
-                self.ear.guard_s = guard  # type: ignore[attr-defined]
+    def _hear(self, phrases: Sequence[str], timeout_s: float, complete: Callable[[str], bool] | None) -> Heard | None:
+        if isinstance(self.ear, EndsOnCommand) and complete is not None:
+            return self.ear.listen_for(phrases, timeout_s, complete)
+        return self.ear.listen(phrases, timeout_s)
+
+    def _lines_came(self) -> bool:
+        """Whether a phone's words wait (taken from the hub into this ear's own queue)."""
+        self._take_lines()
+        return bool(self._typed)
 
     def _phone_line(self) -> Heard | None:
+        self._take_lines()
+        if not self._typed:
+            return None
+        self.seat, line = self._typed.popleft()
+        return Heard(line)
+
+    def _take_lines(self) -> None:
         for seat, words in self.hub.lines():
             said = words.split()
             own = seat.split()
@@ -93,10 +99,6 @@ class PhoneEar:
             # always said as its seat's: « vote contre Ben » from Ana's phone is « Ana vote contre Ben »,
             # and no phone speaks for another seat
             self._typed.append((seat, " ".join([seat, *said])))
-        if not self._typed:
-            return None
-        self.seat, line = self._typed.popleft()
-        return Heard(line)
 
     def close(self) -> None:
         self.ear.close()
