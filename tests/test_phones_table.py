@@ -24,14 +24,18 @@ import test_listen_vosk as vosk_rig
 from phones_client import Phone
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.phones import join, open_phones
 from narrator.app.spoken_setup import SpokenSetup
 from narrator.listen.commands import Command
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
+from narrator.listen.table_words import Parser
 from narrator.phones.hub import Hub
 from narrator.script.prompts import load_prompts
+from narrator.table import events as ev
 from narrator.table.clock import FakeClock
+from narrator.table.host import Host
 from narrator.table.phone_ear import PhoneEar, own_commands, waits
 from narrator.table.voice import Voice
 
@@ -219,6 +223,38 @@ def test_a_phone_game_journals_its_phones_and_a_resumed_one_serves_them_again(tm
     assert {name for line in back for name in ("Ana", "Cleo") if name in line} == {"Ana", "Cleo"}
     assert "Ben a rejoint la partie." in heard
     assert [e["seat"] for e in second.events() if e["type"] == "seat_taken"] == [*PLAYERS, "Ben"]
+
+
+def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
+    phones = open_phones(PLAYERS, "127.0.0.1", 0)
+    try:
+        clock = FakeClock()
+        speaker = ClockSpeaker(clock)
+        host = Host(
+            prompts=load_prompts(),
+            voice=Voice(fake_render, speaker),
+            ear=ScriptedEar([]),  # a script: only the phones are waited for, nothing is listened to
+            clock=clock,
+            parser=Parser("poudlard", PLAYERS),
+            phrases=lambda phase: [],
+            phones=phones.hub,
+        )
+
+        def arrive() -> None:  # as the server does when a phone claims its seat and connects
+            for seat in PLAYERS:
+                phones.hub.claim(seat)
+                phones.hub.connect(seat, True)
+
+        threading.Timer(2.5, arrive).start()
+        join(host, phones, remind_s=1.0)
+    finally:
+        phones.close()
+    heard = [text for _, _, text in speaker.heard]
+    address = f"127 point 0 point 0 point 1, deux-points {phones.port}"
+    assert heard[:3] == [heard[0], f"L'adresse : {address}.", "Il manque Ana, Ben et Cleo."]
+    assert address in heard[0] and heard[-1] == "Tout le monde est là."
+    assert [e for e in host.events if isinstance(e, ev.SeatTaken)] == [ev.SeatTaken(seat) for seat in PLAYERS]
+    assert host.voice.last == []  # « répète » after the joining is the game's, not the address
 
 
 def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
