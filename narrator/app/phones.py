@@ -129,6 +129,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     phones.show()
     host.note_seats()
     announced: set[str] = set()
+    begun = len(host.events)
     question = voice.last  # the game's own « répète » is given back once every phone is here
     # asked, not told: « répète » says the address again
     voice.ask(prompts.line("phones_resumed" if phones.held else "phones_address", address=spoken))
@@ -144,8 +145,10 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
         if arrived or not missing:
             lines = []
             if arrived:
-                back = [s for s in arrived if s in phones.held]
-                new = [s for s in arrived if s not in phones.held]
+                # a seat freed meanwhile comes with a new phone: it joins, it is not back
+                freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
+                back = [s for s in arrived if s in phones.held and s not in freed]
+                new = [s for s in arrived if s not in back]
                 if back:
                     lines.append(prompts.line("phones_back", names=names(back), count=len(back)))
                 if new:
