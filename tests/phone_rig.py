@@ -11,12 +11,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 from narrator.app import startup
 from narrator.app.family import resume
 from narrator.app.onenight import OneNight
-from narrator.app.startup import Io, Options, TableRequest, start
+from narrator.app.phones import Seats
+from narrator.app.startup import Io, Options, TableRequest
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Form
 from narrator.table.journal import read_journal
@@ -45,6 +45,8 @@ def phones(hub: Hub) -> None:
     """Each seat's phone: the first choices offered, a little after the question shows."""
 
     def phone(seat: str) -> None:
+        hub.claim(seat)  # the seat taken and its phone connected, as the server tells the hub
+        hub.connect(seat, True)
         while True:
             screen = hub.screen(seat)
             question = screen.question
@@ -59,12 +61,11 @@ def phones(hub: Hub) -> None:
         threading.Thread(target=phone, args=(seat,), daemon=True).start()
 
 
-def with_phones(options: Options, players: list[str] | None = None) -> Io:
-    """The start-up's ear and speaker, and the players' phones."""
-    io = opened(options, players)
-    hub = Hub(PLAYERS)
-    io.phones = SimpleNamespace(hub=hub)  # type: ignore[attr-defined]
-    phones(hub)
+def with_phones(options: Options, players: list[str] | None = None, seats: Seats | None = None) -> Io:
+    """The start-up's ear, speaker and phones' server, and the players' phones on it."""
+    io = opened(options, players, seats)
+    assert io.phones is not None
+    phones(io.phones.hub)
     return io
 
 
@@ -75,8 +76,9 @@ if __name__ == "__main__":
     mode, journal = sys.argv[1], Path(sys.argv[2])
     script = journal.with_suffix(f".{time.monotonic_ns()}.txt")
     script.write_text("\n".join(answers(journal)) + "\n", encoding="utf-8")
-    options = Options(ear=f"script:{script}", no_wait=True, wav=str(journal.with_suffix(".wav")))
+    options = Options(ear=f"script:{script}", no_wait=True, wav=str(journal.with_suffix(".wav")), phones=True)
+    options.bind, options.port = "127.0.0.1", 0
     if mode == "play":
-        asked = TableRequest(players=PLAYERS, roles=ROLES, phones=True, seed=SEED, legend=False, minutes=2)
-        sys.exit(start(OneNight().table("onuw", asked), options, str(journal), with_phones(options)))
+        asked = TableRequest(players=PLAYERS, roles=ROLES, seed=SEED, legend=False, minutes=2)
+        sys.exit(OneNight().play("onuw", asked, options, str(journal)))
     sys.exit(resume(str(journal), options))

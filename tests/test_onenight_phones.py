@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -138,6 +137,9 @@ class Phones:
             time.sleep(0.002)
 
     def __enter__(self) -> Phones:
+        for seat in self.hub.seats:  # each phone takes its seat and connects, as the server tells the hub
+            self.hub.claim(seat)
+            self.hub.connect(seat, True)
         for thread in self.threads:
             thread.start()
         return self
@@ -366,8 +368,8 @@ def test_a_missing_answer_is_asked_again_aloud_without_naming_its_holder() -> No
     words = load_shipped("onuw").phones
     assert words is not None
     ids = [line_id for _, line_id, _ in speaker.heard]
-    assert "phones_missing" in ids
-    missing = ids.index("phones_missing")
+    assert "phones_late" in ids
+    missing = ids.index("phones_late")
     assert ids.index("voleur_wake") < missing < ids.index("voleur_sleep")  # in the voleur's call
     assert "Dan" not in words.missing and "voleur" not in words.missing.lower()
 
@@ -450,11 +452,11 @@ def test_a_table_with_phones_is_dealt_from_its_seed_and_rebuilt_from_its_header(
     """000, « Le déroulement du jeu »: "Il distribue une carte à chaque joueur et trois au milieu,
     identifiés A-B-C": the program deals the cards in play, and the journal's header keeps the deal and its seed."""
     family = OneNight()
-    asked = TableRequest(players=["Ana", "Ben", "Cleo"], scenario="decouverte", phones=True, seed=11)
-    table = family.table("onuw", asked)
+    asked = TableRequest(players=["Ana", "Ben", "Cleo"], scenario="decouverte", seed=11)
+    table = family.table("onuw", asked).dealt(11)
     header = table.header()
     assert header["seed"] == 11 and sorted(header["deal"]) == sorted(header["in_play"])  # type: ignore[arg-type]
-    assert header["deal"] == family.table("onuw", asked).header()["deal"]  # the same seed, the same deal
+    assert header["deal"] == family.table("onuw", asked).dealt(11).header()["deal"]  # the same seed, the same deal
     journal = Journal.create({"family": "onenight", "game": "onuw", "script": "x", "players": table.players,
                               **header, "voice": "fr"}, tmp_path / "g.jsonl")  # fmt: skip
     journal.close()
@@ -502,14 +504,15 @@ def first_choices(seat: str, question: Question) -> object:
 def test_the_family_plays_a_phone_game_and_writes_the_record_resolve_plays_to_the_same_end(tmp_path, capsys) -> None:
     """From the table asked for to the record beside the journal: the start-up's phones, the journal's deal."""
     players = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
-    table = OneNight().table("poudlard", TableRequest(players=players, scenario="premiere_annee", phones=True, seed=4))
+    table = OneNight().table("poudlard", TableRequest(players=players, scenario="premiere_annee")).dealt(4)
     ballots = [f"{p.lower()} vote contre {players[(i + 1) % 5].lower()}" for i, p in enumerate(players)]
     answers = tmp_path / "day.txt"
     answers.write_text("\n".join(["on vote", *ballots, "oui"]) + "\n", encoding="utf-8")
-    options = Options(ear=f"script:{answers}", no_wait=True, wav=str(tmp_path / "n.wav"))
-    io = open_io(options)
-    hub = Hub(players)
-    io.phones = SimpleNamespace(hub=hub)  # type: ignore[attr-defined]  # what the start-up opens with --phones
+    options = Options(ear=f"script:{answers}", no_wait=True, wav=str(tmp_path / "n.wav"), phones=True)
+    options.bind, options.port = "127.0.0.1", 0
+    io = open_io(options, players)  # the phones' server on the loopback
+    assert io.phones is not None
+    hub = io.phones.hub
     with Phones(hub, first_choices):
         assert start(table, options, str(tmp_path / "game.jsonl"), io) == 0
     header, events = read_journal(tmp_path / "game.jsonl")[:2]

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 from narrator.app.classic_demo import run_classic_demo
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_classic
 from narrator.app.startup import (
     Io,
@@ -91,6 +92,8 @@ class ClassicTable:
         )
 
         def game() -> None:
+            if io.phones is not None:  # every seat's phone there before the game begins
+                join(session, io.phones)
             write_record(journal, session.run(events).record)
 
         return guarded(game, journal, io)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from narrator.app.demo import run_demo
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_one_night
 from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.app.startup import (
@@ -34,7 +35,6 @@ from narrator.listen.french import Parser, SetupParser
 from narrator.listen.grammar import phrases, setup_phrases
 from narrator.listen.heard import unheard_in_play, with_respellings
 from narrator.listen.vosk_ear import VoskEar
-from narrator.phones.hub import Hub
 from narrator.rules.onenight.deal import shuffled
 from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
@@ -66,6 +66,11 @@ class OneNightTable:
     @property
     def players(self) -> list[str]:
         return self.table.players
+
+    def dealt(self, seed: int | None = None) -> OneNightTable:
+        """The table played with the phones: the program deals the cards in play (a fresh seed if none)."""
+        seed = seed if seed is not None else secrets.randbelow(2**31)
+        return replace(self, deal=shuffled(self.table.roles, random.Random(seed)), seed=seed)
 
     def header(self) -> dict[str, object]:
         dealt = {"deal": self.deal, "seed": self.seed} if self.deal is not None else {}
@@ -99,17 +104,14 @@ class OneNightTable:
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
         host = host_arguments(options, io, voice, parser, said, journal)
-        hub = phones_hub(io) if self.deal is not None else None
-        if self.deal is not None and hub is None:
-            io.close()
-            journal.close()
-            raise SetupError("cette partie se joue avec les téléphones des joueurs : --phones")
         session = Session(
-            script=table.script, players=tuple(table.players), in_play=table.roles, deal=self.deal, phones=hub, **host
+            script=table.script, players=tuple(table.players), in_play=table.roles, deal=self.deal, **host
         )
         warnings = unheard_lines(io.ear, table)
 
         def game() -> object:
+            if io.phones is not None:  # every seat's phone there before the game begins
+                join(session, io.phones)
             if warnings:  # before the legend: what to say for a character the model cannot hear
                 host["voice"].tell(*warnings)
             ending = session.run(table.narration, events)
@@ -140,15 +142,13 @@ class OneNight:
         table = build_table(
             game, asked.players, asked.roles, asked.scenario, asked.minutes, asked.first_game, asked.legend
         )
-        if not asked.phones:
-            return OneNightTable(table)
-        seed = asked.seed if asked.seed is not None else secrets.randbelow(2**31)
-        return OneNightTable(table, shuffled(table.roles, random.Random(seed)), seed)
+        return OneNightTable(table)
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
         if asked.players is None:
-            return setup_and_play(options, game, journal_path)
-        return start(self.table(game, asked), options, journal_path)
+            return setup_and_play(options, game, journal_path, asked.seed)
+        table = self.table(game, asked)
+        return start(table.dealt(asked.seed) if options.phones else table, options, journal_path)
 
     def night(self, game: str, asked: TableRequest) -> list[Item]:
         return self.table(game, asked).table.narration.opening
@@ -169,7 +169,9 @@ class OneNight:
         return run_demo(seed, out, model)
 
 
-def setup_and_play(options: Options, game: str | None = None, journal_path: str | None = None) -> int:
+def setup_and_play(
+    options: Options, game: str | None = None, journal_path: str | None = None, seed: int | None = None
+) -> int:
     """From the first word, the setup by voice (game, players, names, cards), then the game."""
     io = open_io(options)
     voice = Voice(renderer(options.voice).render, io.speaker, load_earcons())
@@ -184,6 +186,7 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
         phrases=cache(lambda game, phase: setup_phrases(game, phase)),
         check_names=check,
         tune=tuner(options.voice, voice),
+        phones=options.phones,
     )
     try:
         table = setup.run(game)
@@ -196,13 +199,9 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
     except (VoiceError, ListenError) as exc:
         io.close()
         raise SetupError(str(exc)) from None
-    return start(OneNightTable(table), options, journal_path, io)
-
-
-def phones_hub(io: Io) -> Hub | None:
-    """The players' phones the start-up opened (narrator/app/phones.py), if any."""
-    hub = getattr(getattr(io, "phones", None), "hub", None)
-    return hub if isinstance(hub, Hub) else None
+    options.phones = setup.phones  # « avec les téléphones »: the server opens once the players are known
+    played = OneNightTable(table)
+    return start(played.dealt(seed) if options.phones else played, options, journal_path, io)
 
 
 def heard_phrases(ear: Ear, table: Table, said: list[str]) -> list[str]:

@@ -34,7 +34,7 @@ POLL_S = 1.0  # how long the game waits on the phones at a time (real seconds)
 
 def missing_line(words: PhoneWords) -> Line:
     """What is said aloud when an answer is late: it names nobody."""
-    return Line("phones_missing", words.missing)
+    return Line("phones_late", words.missing)
 
 
 @dataclass

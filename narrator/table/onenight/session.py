@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 
 from narrator.listen.commands import Command
-from narrator.phones.hub import Hub
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight import PointingNeeded, Vote, choices, resolve_day
 from narrator.rules.onenight.model import COPY_PREFIX, Options
@@ -61,8 +60,7 @@ class Session(Host):
     players: tuple[str, ...]
     in_play: Sequence[str]  # the cards of the game: dealt and center (physical: which is where is unknown)
     options: Options | None = None
-    deal: Sequence[str] | None = None  # with the phones: the program's deal, each player's card then A, B, C
-    phones: Hub | None = None  # the players' phones (with `deal`)
+    deal: Sequence[str] | None = None  # with the phones (`phones`): the program's deal, each player's card then A, B, C
 
     def __post_init__(self) -> None:
         super().__post_init__()
