@@ -133,6 +133,12 @@ def _parser() -> argparse.ArgumentParser:
         "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
     )
     play.add_argument("--captain", action="store_true", help="thiercelieux : avec un capitaine élu le premier jour")
+    play.add_argument(
+        "--seed",
+        metavar="N",
+        type=number,
+        help="avec --phones : le tirage de la donne, que le programme distribue (défaut : un tirage nouveau)",
+    )
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument(
         "journal", metavar="JOURNAL", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)"
@@ -391,6 +397,7 @@ def _asked(args: argparse.Namespace) -> TableRequest:
         captain=getattr(args, "captain", False),
         extra=_cards(args.game, args.extra) if args.extra else None,
         groups=_groups(args.groups) if args.groups else None,
+        seed=getattr(args, "seed", None),
     )
 
 

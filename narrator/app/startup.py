@@ -63,6 +63,7 @@ class TableRequest:
     captain: bool = False
     extra: list[str] | None = None  # the undealt cards (classic)
     groups: dict[str, int] | None = None  # the sectaire's groups (classic)
+    seed: int | None = None  # what the program deals the cards with, when it does (the phones)
 
 
 class TableGame(Protocol):
@@ -192,9 +193,9 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
         "game": table.game,
         "script": script_version(table.game),
         "players": list(table.players),
+        "seed": None,  # nothing drawn by the program, unless the family's header says with what (the phones' deal)
         **table.header(),
         "voice": options.voice,
-        "seed": None,  # nothing is drawn by the program: the cards are physical, or the operator's
     }
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)

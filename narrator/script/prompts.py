@@ -104,6 +104,12 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "typed_ask_pointing": set(),
     "typed_ask_votes": {"voter", "target"},
     "typed_ask_card": {"card"},
+    # the players' phones: a decoy question of each form, and a slow answer asked again aloud
+    "phone_decoy_one": set(),
+    "phone_decoy_pair": set(),
+    "phone_decoy_some": set(),
+    "phone_decoy_yes_no": set(),
+    "waiting_answer": set(),
 }
 SCHEMA: dict[str, Any] = {
     "type": "object",
