@@ -480,3 +480,32 @@ def test_every_private_sentence_says_who_learns_it() -> None:
             load_classic_script(text.replace(old, new, 1), "scripts/thiercelieux.yaml")
         assert problem in str(caught.value)
         assert "scripts/thiercelieux.yaml:" in str(caught.value)
+
+
+def test_a_lovers_ballot_against_the_beloved_is_told_to_the_voters_phone_alone() -> None:
+    """RULINGS thiercelieux 19 with no operator: "a ballot the rules forbid because of a secret (a lover against
+    the beloved) is counted as said", and the voter alone learns it (issue 16: "told to the voter's phone
+    alone")."""
+    record = {
+        **RECORD,
+        "options": {"captain": False, "lovers_spare_each_other": True},
+        "phases": [
+            {"night": {**NIGHT_1, "cupidon": ["Dan", "Fay"]}},
+            {
+                "day": {
+                    **RECORD["phases"][1]["day"],
+                    "votes": {**RECORD["phases"][1]["day"]["votes"], "Cleo": "Eva", "Fay": "Dan"},
+                }
+            },
+            RECORD["phases"][2],
+        ],
+    }
+    table = phone_table(record)
+    ending = play(table)
+    assert resolve_record(ending.record) == resolve_record(record)
+    assert ending.record["phases"][1]["day"]["votes"]["Fay"] == "Dan"  # counted as said
+    told = [s for s in table.phones.secrets("Fay") if s.startswith("Fay vote contre Dan")]
+    assert len(told) == 1 and "son amour" in told[0]
+    for seat in set(PLAYERS) - {"Fay"}:
+        assert "Fay vote contre Dan" not in table.phones.everything(seat)
+    assert not any("son amour" in line for line in table.said())

@@ -73,37 +73,37 @@ class PhoneOperator:
 
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
         text = _sentence(words(ask.plain))
+        optional = not ask.forced
         if ask.kind is Kind.PLAYER:
             return self._player(ask, text)
         if ask.kind is Kind.PAIR:
-            got = self._ask_each(ask.by, Question(Form.PAIR, text, self._names(ask.choices), not ask.forced))
-            return got[ask.by[0]]
+            return self._asked(ask, Question(Form.PAIR, text, self._names(ask.choices), optional))
         if ask.kind is Kind.PLAYERS:
-            some = Question(Form.SOME, text, self._names(ask.choices), not ask.forced, ask.count)
-            return self._ask_each(ask.by, some)[ask.by[0]]
+            return self._asked(ask, Question(Form.SOME, text, self._names(ask.choices), optional, ask.count))
         if ask.kind is Kind.OPTION:
             options = {str(value): value for value, _ in ask.options}
             choices = tuple(Choice(str(value), label) for value, label in ask.options)
-            picked = self._ask_each(ask.by, Question(Form.ONE, text, choices, not ask.forced))[ask.by[0]]
+            picked = self._asked(ask, Question(Form.ONE, text, choices, optional))
             return None if picked is None else options[str(picked)]
         if ask.kind is Kind.YES_NO:
-            return self._ask_each(ask.by, Question(Form.YES_NO, text))[ask.by[0]]
+            return self._asked(ask, Question(Form.YES_NO, text))
         if ask.kind is Kind.POTIONS:
             return self._potions(ask, words)
         if ask.kind is Kind.SPY:
             return self._spy(ask)
         if ask.kind is Kind.BALLOTS:
-            questions = {
-                voter: Question(Form.ONE, text, self._names(targets), optional=True) for voter, targets in ask.ballots
-            }
-            return self._round(questions)
+            return self._round({voter: Question(Form.ONE, text, self._names(t), True) for voter, t in ask.ballots})
         raise ValueError(f"pas de question de téléphone pour « {ask.kind.value} »")
+
+    def _asked(self, ask: Ask, question: Question) -> object:
+        """The answer of the one who acts (`ask.by`'s first) to `question`."""
+        return self._ask_each(ask.by[:1], question)[ask.by[0]]
 
     def _player(self, ask: Ask, text: str) -> object:
         """One player, by one answerer or by several who must agree (the pack)."""
         choices = self._names(ask.choices)
         if len(ask.by) == 1:
-            return self._ask_each(ask.by, Question(Form.ONE, text, choices, not ask.forced))[ask.by[0]]
+            return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
         together = self.texts["together"].format(names=self._join(ask.by))
         shown = f"{text} {together}"
         while True:
@@ -117,18 +117,15 @@ class PhoneOperator:
 
     def _potions(self, ask: Ask, words: Words) -> dict[str, object]:
         """The sorcière's two potions, in order: life for the pack's victim, then death for someone."""
-        witch = ask.by[0]
         heal = False
         if ask.heal is not None:
-            heal = bool(
-                self._ask_each(ask.by, Question(Form.YES_NO, self.texts["heal"].format(victim=ask.heal)))[witch]
-            )
+            heal = bool(self._asked(ask, Question(Form.YES_NO, self.texts["heal"].format(victim=ask.heal))))
         poison = None
         if ask.choices:
             text = self.texts["poison"]
             if ask.no_heal is not None:
                 text = f"{self.texts['no_heal'].format(why=words(ask.no_heal))} {text}"
-            poison = self._ask_each(ask.by, Question(Form.ONE, text, self._names(ask.choices), optional=True))[witch]
+            poison = self._asked(ask, Question(Form.ONE, text, self._names(ask.choices), optional=True))
         elif ask.no_poison is not None:
             self.note(_sentence(self.texts["no_poison"].format(why=words(ask.no_poison))), ask.by)
         return {"heal": heal, "poison": poison}
