@@ -157,6 +157,13 @@ class Hub:
                 self._screens[seat] = replace(self._screens[seat], status=text)
         self._changed(set(self.seats))
 
+    def vibrate(self, on: bool) -> None:
+        """Every phone buzzes at its next question, or none does (a buzz is heard: the same for all)."""
+        with self._lock:
+            for seat in self.seats:
+                self._screens[seat] = replace(self._screens[seat], vibrate=on)
+        self._changed(set(self.seats))
+
     def wait(self, timeout: float) -> list[Answer]:
         """The answers that came since the last call; waits up to `timeout` seconds for the first one."""
         deadline = time.monotonic() + timeout

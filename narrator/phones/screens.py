@@ -90,3 +90,4 @@ class Screen:
     answered: bool = False
     secrets: tuple[str, ...] = ()  # what this seat was told, oldest first
     status: str = ""  # a public line every phone shows (« Nuit 1 », « Le vote »)
+    vibrate: bool = False  # the phone buzzes at a new question (off by default: a buzz is heard)

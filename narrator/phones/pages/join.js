@@ -1,0 +1,69 @@
+// The join page: the table's free seats as large buttons; a tap takes the seat (the server sets
+// this phone's cookie) and opens the seat's page. The list is refreshed while the page is open.
+"use strict";
+
+const REFRESH_MS = 3000;
+const list = document.getElementById("seats");
+const noSeat = document.getElementById("no-seat");
+const message = document.getElementById("message");
+let shown = "";
+
+async function refresh() {
+  let reply;
+  try {
+    reply = await fetch("/api/seats", { cache: "no-store" });
+  } catch {
+    message.textContent = "Le narrateur ne répond pas : vérifiez le réseau. Nouvel essai dans un instant.";
+    return;
+  }
+  if (!reply.ok) return;
+  const seats = await reply.json();
+  if (seats.seat) {
+    location.replace("/seat");
+    return;
+  }
+  const names = seats.free.join("\n");
+  if (names === shown) return; // keep the buttons (and a screen reader's place) when nothing changed
+  shown = names;
+  list.replaceChildren(
+    ...seats.free.map((name) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "big";
+      button.textContent = name;
+      button.addEventListener("click", () => claim(name));
+      item.append(button);
+      return item;
+    }),
+  );
+  noSeat.hidden = seats.free.length > 0;
+}
+
+async function claim(name) {
+  message.textContent = "";
+  let reply;
+  try {
+    reply = await fetch("/api/claim", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ seat: name }),
+    });
+  } catch {
+    message.textContent = "Le narrateur ne répond pas : réessayez.";
+    return;
+  }
+  if (reply.ok) {
+    location.replace("/seat");
+    return;
+  }
+  const body = await reply.json().catch(() => ({}));
+  message.textContent = "Refusé : " + (body.error || "réessayez") + ".";
+  shown = "";
+  refresh();
+}
+
+refresh();
+setInterval(() => {
+  if (document.visibilityState === "visible") refresh();
+}, REFRESH_MS);

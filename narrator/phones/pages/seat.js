@@ -1,0 +1,260 @@
+// A seat's page: its screen comes over a WebSocket (the seat's cookie proves who it is) on every
+// change; the card stays hidden until asked for; answers and ballots go back over the same socket
+// (or by POST while it is down). The page reconnects by itself when the narrator comes back.
+"use strict";
+
+const CARD_MS = 10000; // the card hides itself again after this long
+const RETRY_MS = [500, 1000, 2000, 4000]; // waits between reconnections, then the last one again
+const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
+const $ = (id) => document.getElementById(id);
+
+let screen = null;
+let socket = null;
+let tries = 0;
+let shownAsked = -1; // the question whose controls are on the page (kept while it is the same)
+let shownSecrets = 0;
+let cardTimer = 0;
+let nextId = 0;
+const pending = new Map(); // message id -> "answer" | "ballot"
+
+// -- connection --------------------------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  socket.addEventListener("open", () => {
+    tries = 0;
+    $("connection").textContent = "Connecté au narrateur.";
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "screen") render(message.screen);
+    else if (message.type === "reply") replied(message);
+  });
+  socket.addEventListener("close", (event) => {
+    socket = null;
+    if (event.code === SEAT_FREED) {
+      location.replace("/");
+      return;
+    }
+    $("connection").textContent = "Connexion perdue : reconnexion…";
+    setTimeout(reconnect, RETRY_MS[Math.min(tries++, RETRY_MS.length - 1)]);
+  });
+}
+
+async function reconnect() {
+  // A refused WebSocket says nothing of why: ask whether this phone still holds its seat.
+  try {
+    const reply = await fetch("/api/screen", { cache: "no-store" });
+    if (reply.status === 401) {
+      location.replace("/");
+      return;
+    }
+  } catch {
+    // the narrator is not back yet: try again
+  }
+  connect();
+}
+
+async function send(kind, message) {
+  const id = ++nextId;
+  pending.set(id, kind);
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: kind, id, ...message }));
+    return;
+  }
+  try {
+    const reply = await fetch(`/api/${kind}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ id, ...message }),
+    });
+    replied(await reply.json());
+  } catch {
+    pending.delete(id);
+    say(kind, "Le narrateur ne répond pas : réessayez dans un instant.");
+  }
+}
+
+function replied(reply) {
+  const kind = pending.get(reply.id) || "answer";
+  pending.delete(reply.id);
+  if (!reply.ok) say(kind, `Refusé : ${reply.error}.`);
+  else if (kind === "ballot") say(kind, `Vote envoyé : « ${reply.said} ».`);
+  else say(kind, "");
+}
+
+function say(kind, text) {
+  $(kind === "ballot" ? "ballot-reply" : "question-reply").textContent = text;
+}
+
+// -- the screen --------------------------------------------------------------------------
+
+function render(next) {
+  const first = screen === null;
+  screen = next;
+  $("seat-name").textContent = `Place : ${next.seat}`;
+  document.title = `${next.seat} — Narrateur`;
+  $("status").textContent = next.status;
+  if (!$("card").hidden) fillCard(); // kept up to date, not kept longer
+  renderQuestion(next.question, next.vibrate && !first);
+  renderSecrets(next.secrets);
+  renderBallot(next.players, next.seat);
+}
+
+function renderQuestion(question, vibrate) {
+  const waiting = question === null;
+  const answered = !waiting && question.answered;
+  const focused = $("question").contains(document.activeElement);
+  $("no-question").hidden = !waiting;
+  $("answered").hidden = !answered;
+  $("question").hidden = waiting || answered;
+  if (focused && (waiting || answered)) $(answered ? "answered" : "no-question").focus(); // not lost with the form
+  if (waiting || answered) {
+    shownAsked = -1;
+    return;
+  }
+  if (question.asked === shownAsked) return;
+  shownAsked = question.asked;
+  say("answer", "");
+  buildQuestion(question);
+  if (vibrate && navigator.vibrate) navigator.vibrate(200);
+}
+
+// The controls depend only on the question's form, text and choices: a decoy question looks
+// exactly like a real one of the same form.
+function buildQuestion(question) {
+  $("question-text").textContent = question.text;
+  const many = question.form === "pair" || question.form === "some";
+  const picked = []; // PAIR and SOME: the choices in the order they were ticked
+  const choices = [];
+  if (question.form === "one" || many) {
+    question.choices.forEach((choice, index) => {
+      const input = document.createElement("input");
+      input.type = many ? "checkbox" : "radio";
+      input.name = "choice";
+      input.id = `choice-${index}`;
+      input.value = choice.value;
+      input.addEventListener("change", () => {
+        const at = picked.indexOf(choice.value);
+        if (input.checked && at < 0) picked.push(choice.value);
+        if (!input.checked && at >= 0) picked.splice(at, 1);
+      });
+      const label = document.createElement("label");
+      label.htmlFor = input.id;
+      label.className = "choice";
+      label.append(input, " ", choice.label);
+      choices.push(label);
+    });
+  }
+  $("choices").replaceChildren(...choices);
+  const answer = (value) => send("answer", { asked: question.asked, value });
+  const actions = [];
+  if (question.form === "one") {
+    actions.push(button("Valider", () => {
+      const chosen = $("choices").querySelector("input:checked");
+      answer(chosen ? chosen.value : null);
+    }));
+  } else if (many) {
+    actions.push(button("Valider", () => answer([...picked])));
+  } else if (question.form === "yes_no") {
+    actions.push(button("Oui", () => answer(true)), button("Non", () => answer(false)));
+  } else {
+    actions.push(button("Continuer", () => answer(null)));
+  }
+  if (question.optional && question.form !== "tap") {
+    actions.push(button("Personne / rien", () => answer(null)));
+  }
+  $("actions").replaceChildren(...actions);
+}
+
+function button(text, onPress) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = "big";
+  element.textContent = text;
+  element.addEventListener("click", onPress);
+  return element;
+}
+
+function renderSecrets(secrets) {
+  // newest first; only what is new is added, so that a screen reader reads just that
+  const list = $("secrets");
+  if (secrets.length < shownSecrets) {
+    list.replaceChildren();
+    shownSecrets = 0;
+  }
+  const fresh = secrets.slice(0, secrets.length - shownSecrets).map((text) => {
+    const item = document.createElement("li");
+    item.textContent = text;
+    return item;
+  });
+  list.prepend(...fresh);
+  shownSecrets = secrets.length;
+  $("no-secret").hidden = secrets.length > 0;
+}
+
+function renderBallot(players, seat) {
+  const select = $("ballot-target");
+  const names = players.filter((name) => name !== seat);
+  if ([...select.options].map((o) => o.value).join("\n") === names.join("\n")) return;
+  select.replaceChildren(...names.map((name) => new Option(name, name)));
+}
+
+// -- the card ----------------------------------------------------------------------------
+
+function showCard() {
+  fillCard();
+  $("card").hidden = false;
+  $("card-button").setAttribute("aria-expanded", "true");
+  $("card-button").textContent = "Cacher ma carte";
+  clearTimeout(cardTimer);
+  cardTimer = setTimeout(hideCard, CARD_MS);
+}
+
+function fillCard() {
+  const card = screen && screen.card;
+  $("card-name").textContent = card ? card.name : "Pas encore de carte.";
+  $("card-text").textContent = card ? card.text : "";
+  $("card-symbol").textContent = card && card.symbol ? `Symbole : ${card.symbol}` : "";
+}
+
+function hideCard() {
+  clearTimeout(cardTimer);
+  // the card leaves the page itself, not only the view
+  for (const id of ["card-name", "card-text", "card-symbol"]) $(id).textContent = "";
+  $("card").hidden = true;
+  $("card-button").setAttribute("aria-expanded", "false");
+  $("card-button").textContent = "Voir ma carte";
+}
+
+$("card-button").addEventListener("click", () => ($("card").hidden ? showCard() : hideCard()));
+addEventListener("pagehide", hideCard);
+
+// -- the rest ----------------------------------------------------------------------------
+
+$("question").addEventListener("submit", (event) => event.preventDefault());
+$("ballot-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send("ballot", { target: $("ballot-target").value });
+});
+$("ballot-blank").addEventListener("click", () => send("ballot", { target: null }));
+
+let wakeLock = null;
+async function keepAwake() {
+  // Screen Wake Lock exists only where the browser allows it (a secure page): elsewhere, nothing.
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+  try {
+    wakeLock = await navigator.wakeLock.request("screen");
+    wakeLock.addEventListener("release", () => (wakeLock = null));
+  } catch {
+    wakeLock = null;
+  }
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") hideCard();
+  else keepAwake();
+});
+
+keepAwake();
+connect();

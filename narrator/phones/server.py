@@ -1,0 +1,478 @@
+"""The phones' web server: each phone takes a seat, then sees that seat's screen and answers it.
+
+It runs in its own thread with its own asyncio loop (aiohttp), beside the game's thread; the two
+meet only in the `Hub`. A phone proves its seat with the seat's token, held in an HttpOnly cookie
+(never in a URL or a page); a seat's page gets its screen over a WebSocket on every change, and
+nothing a server sends to a seat is built from anything but that seat's own `Screen`.
+
+The players at the table are the threat, on a LAN without TLS: every request's Host must name this
+server (no DNS rebinding), every state-changing request and WebSocket comes from its own pages
+(Origin), bodies and messages are small, each client has a rate, and every refusal is a French
+JSON error with its status, never a traceback.
+
+    GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
+    POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
+    GET  /api/seats    {"free": [names], "seat": this phone's seat or null}
+    GET  /seat         the seat's page (its script opens /ws)
+    GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
+                       and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
+    GET  /api/screen   the seat's screen; POST /api/answer, /api/ballot: the same as over /ws
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import ipaddress
+import json
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+from yarl import URL
+
+from narrator.phones import PhoneError
+from narrator.phones.hub import Hub
+from narrator.phones.limits import Buckets, Rate
+from narrator.phones.screen_json import screen_json
+
+__all__ = ["PhoneError", "PhoneServer", "COOKIE"]
+
+COOKIE = "narrateur_place"
+COOKIE_SECONDS = 24 * 3600  # a whole evening's games, even if the phone's browser is closed meanwhile
+MAX_BODY = 4096  # bytes: a claim, an answer or a ballot is a few dozen
+MAX_MESSAGE = 4096  # bytes of one WebSocket message
+MAX_TOKEN = 200  # characters: a cookie longer than any token is not looked up
+PHONES_PER_SEAT = 3  # open WebSockets per seat; a fourth closes the oldest (a phone that came back)
+SEAT_FREED = 4001  # WebSocket close code: this phone's token no longer holds the seat
+PAGES = Path(__file__).resolve().parent / "pages"
+NAMES = ("localhost", "narrateur.local")  # besides any IP address, the names a phone may use
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Cache-Control": "no-store",  # a seat's page must not outlive its holder on a shared phone
+    "Server": "narrateur",
+}
+STATUS_MESSAGES = {
+    400: "requête incomprise",
+    401: "aucune place : prenez d'abord une place",
+    403: "origine refusée",
+    404: "page inconnue",
+    405: "méthode non permise ici",
+    413: "requête trop grande",
+    415: "attendu : du JSON",
+    429: "trop de requêtes : attendez un peu",
+}
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
+
+log = logging.getLogger(__name__)
+logging.getLogger("aiohttp").addHandler(logging.NullHandler())  # nothing of a bad request on the table's terminal
+
+
+class _Refused(Exception):
+    """A request answered with a French error and a status."""
+
+    def __init__(self, status: int, message: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message or STATUS_MESSAGES.get(status, "requête refusée")
+
+
+@dataclass(eq=False)
+class _Phone:
+    """One open WebSocket of a seat: what it still has to be sent."""
+
+    ws: web.WebSocketResponse
+    seat: str
+    token: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    stale: bool = True  # the screen changed since it was last sent
+    replies: list[dict[str, Any]] = field(default_factory=list)
+
+
+class PhoneServer:
+    """Serves the hub's seats to the phones on `host:port` (port 0: any free port, then `.port`)."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        names: Iterable[str] = (),
+        rate: Rate | None = None,
+    ) -> None:
+        self.hub = hub
+        self.host = host
+        self.port = port
+        self.names = {*NAMES, *(n.lower() for n in names)}  # host names a phone may use (mDNS, the LAN's)
+        self._buckets = Buckets(rate or Rate())
+        self._pages = {p.name: p for p in PAGES.iterdir() if p.suffix in CONTENT_TYPES}
+        self._phones: dict[str, list[_Phone]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        hub.watch(self._changed)
+
+    # -- the server's life, from the game's thread ------------------------------------------
+
+    def start(self) -> None:
+        """Serves in a thread of its own; returns once listening. PhoneError (French) if it cannot."""
+        if self._thread is not None:
+            return
+        ready = threading.Event()
+        failed: list[BaseException] = []
+
+        def serve() -> None:
+            loop = asyncio.new_event_loop()
+            try:
+                loop.run_until_complete(self._open())
+            except BaseException as error:  # reported to start(), in the game's thread
+                failed.append(error)
+                loop.run_until_complete(self._close())
+                loop.close()
+                ready.set()
+                return
+            self._loop = loop
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._close())
+            loop.close()
+
+        thread = threading.Thread(target=serve, name="phones", daemon=True)
+        thread.start()
+        ready.wait()
+        if failed:
+            thread.join()
+            raise PhoneError(self._why(failed[0])) from failed[0]
+        self._thread = thread
+
+    def stop(self) -> None:
+        """Closes every phone's connection and stops listening (the port may be served again)."""
+        thread, loop = self._thread, self._loop
+        if thread is None or loop is None:
+            return
+        self._loop = None
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+        self._thread = None
+
+    def _why(self, error: BaseException) -> str:
+        where = f"{self.host}:{self.port}"
+        if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+            return f"le port {self.port} est déjà pris (un autre narrateur ?) : choisissez-en un autre"
+        if isinstance(error, OSError) and error.errno == errno.EADDRNOTAVAIL:
+            return f"l'adresse {self.host} n'est pas une adresse de cette machine"
+        if isinstance(error, OSError) and error.errno == errno.EACCES:
+            return f"le port {self.port} est réservé à l'administrateur : choisissez un port au-dessus de 1024"
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        return f"impossible de servir les téléphones sur {where} : {reason}"
+
+    async def _open(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guard])
+        app.on_response_prepare.append(_secure)
+        app.add_routes(
+            [
+                web.get("/", self._join_page),
+                web.get("/seat", self._seat_page),
+                web.get("/pages/{name}", self._page),
+                web.get("/api/seats", self._seats),
+                web.post("/api/claim", self._claim),
+                web.get("/api/screen", self._screen),
+                web.post("/api/answer", self._answer),
+                web.post("/api/ballot", self._ballot),
+                web.get("/ws", self._socket),
+                web.get("/favicon.ico", _no_icon),
+            ]
+        )
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+
+    async def _close(self) -> None:
+        closing = [
+            p.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
+            for ps in self._phones.values()
+            for p in ps
+        ]
+        await asyncio.gather(*closing, return_exceptions=True)  # all at once: a silent phone waits 1 s, not 20
+        self._phones.clear()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- what every request goes through ----------------------------------------------------
+
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        try:
+            self._check_host(request)
+            if not self._buckets.allow(self._client(request)):
+                raise _Refused(429)
+            changes = request.method != "GET" or request.headers.get("Upgrade", "").lower() == "websocket"
+            if changes and request.headers.get("Origin") != f"http://{request.host}":
+                raise _Refused(403)
+            if (request.content_length or 0) > MAX_BODY:
+                raise _Refused(413)
+            return await handler(request)
+        except _Refused as refused:
+            return _error(refused.status, refused.message)
+        except web.HTTPException as http:
+            return _error(http.status, STATUS_MESSAGES.get(http.status, "requête refusée"))
+        except Exception:  # a bug of ours: the phone gets a sentence, the log the details
+            log.exception("phones: %s %s", request.method, request.path)
+            return _error(500, "erreur du narrateur : réessayez")
+
+    def _check_host(self, request: web.Request) -> None:
+        """A request must name this server: an IP address or a known name, and this port."""
+        try:
+            url = URL(f"http://{request.host}")
+            name, port = (url.raw_host or "").strip("[]").lower(), url.port
+        except ValueError:
+            raise _Refused(400, "adresse du serveur incomprise") from None
+        if port != self.port or not (name in self.names or _is_address(name)):
+            raise _Refused(400, "ce serveur ne répond pas à cette adresse")
+
+    def _client(self, request: web.Request) -> str:
+        """Whom a request's rate is counted for: its seat when it has one, else its address."""
+        seat = self._seat(request)
+        return f"seat:{seat}" if seat else f"ip:{request.remote}"
+
+    def _seat(self, request: web.Request) -> str | None:
+        token = request.cookies.get(COOKIE, "")
+        return self.hub.seat_of(token) if 0 < len(token) <= MAX_TOKEN else None
+
+    def _own_seat(self, request: web.Request) -> str:
+        seat = self._seat(request)
+        if seat is None:
+            raise _Refused(401)
+        return seat
+
+    # -- pages ------------------------------------------------------------------------------
+
+    async def _join_page(self, request: web.Request) -> web.StreamResponse:
+        if self._seat(request) is not None:
+            return _see("/seat")
+        return self._file("join.html")
+
+    async def _seat_page(self, request: web.Request) -> web.StreamResponse:
+        if self._seat(request) is None:
+            return _see("/")
+        return self._file("seat.html")
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in self._pages or name.endswith(".html"):
+            raise _Refused(404)
+        return self._file(name)
+
+    def _file(self, name: str) -> web.Response:
+        path = self._pages[name]
+        return web.Response(body=path.read_bytes(), content_type=CONTENT_TYPES[path.suffix], charset="utf-8")
+
+    # -- the API ----------------------------------------------------------------------------
+
+    async def _seats(self, request: web.Request) -> web.Response:
+        """The free seats (names only: who sits where is no secret) and this phone's own seat."""
+        return _json({"free": self.hub.free_seats(), "seat": self._seat(request)})
+
+    async def _claim(self, request: web.Request) -> web.Response:
+        body = await _json_object(request)
+        held = self._seat(request)
+        if held is not None:
+            raise _Refused(409, f"ce téléphone a déjà une place : {held}")
+        seat = body.get("seat")
+        if not isinstance(seat, str) or seat not in self.hub.seats:
+            raise _Refused(404, "cette place n'existe pas à cette table")
+        token = self.hub.claim(seat)
+        if token is None:
+            raise _Refused(409, f"cette place est déjà prise : {seat}")
+        response = _json({"seat": seat})
+        response.set_cookie(COOKIE, token, max_age=COOKIE_SECONDS, path="/", httponly=True, samesite="Strict")
+        return response
+
+    async def _screen(self, request: web.Request) -> web.Response:
+        return _json(self._screen_json(self._own_seat(request)))
+
+    async def _answer(self, request: web.Request) -> web.Response:
+        seat = self._own_seat(request)
+        reply = self._act(seat, {"type": "answer", **await _json_object(request)})
+        return _json(reply, status=200 if reply["ok"] else 409)
+
+    async def _ballot(self, request: web.Request) -> web.Response:
+        seat = self._own_seat(request)
+        reply = self._act(seat, {"type": "ballot", **await _json_object(request)})
+        return _json(reply, status=200 if reply["ok"] else 409)
+
+    def _act(self, seat: str, message: dict[str, Any]) -> dict[str, Any]:
+        """An answer or a ballot from a seat's phone: the reply it gets (accepted, or why not)."""
+        kind = message.get("type")
+        if kind == "answer":
+            if "asked" not in message or "value" not in message:
+                return _reply(message, "attendu : « asked » et « value »")
+            return _reply(message, self.hub.answer(seat, message["asked"], message["value"]))
+        if kind == "ballot":
+            target = message.get("target")
+            if target is not None and (not isinstance(target, str) or target not in self.hub.seats):
+                return _reply(message, "ce joueur n'est pas à la table")
+            words = f"{seat} vote blanc" if target is None else f"{seat} vote contre {target}"
+            self.hub.type_line(seat, words)
+            return {**_reply(message, None), "said": words}
+        return _reply(message, "message inconnu : attendu une réponse ou un vote")
+
+    def _screen_json(self, seat: str) -> dict[str, Any]:
+        return {"type": "screen", "screen": screen_json(self.hub.screen(seat), self.hub.seats)}
+
+    # -- the seat's WebSocket ---------------------------------------------------------------
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        seat = self._own_seat(request)
+        token = request.cookies[COOKIE]
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0, timeout=1.0, compress=False)
+        await ws.prepare(request)
+        phone = _Phone(ws, seat, token)
+        others = self._phones.setdefault(seat, [])
+        others.append(phone)
+        while len(others) > PHONES_PER_SEAT:
+            await others.pop(0).ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"trop de connexions")
+        self.hub.connect(seat, True)
+        phone.wake.set()
+        writer = asyncio.ensure_future(self._write(phone))
+        try:
+            await self._read(phone, request)
+        finally:
+            writer.cancel()
+            if phone in others:
+                others.remove(phone)
+            if self.hub.seat_of(token) == seat:  # a freed seat's count was already reset by the hub
+                self.hub.connect(seat, False)
+        return ws
+
+    async def _read(self, phone: _Phone, request: web.Request) -> None:
+        async for msg in phone.ws:
+            if self.hub.seat_of(phone.token) != phone.seat:
+                break
+            if msg.type is not WSMsgType.TEXT:
+                continue
+            if not self._buckets.allow(f"seat:{phone.seat}"):
+                phone.replies.append(_reply({}, STATUS_MESSAGES[429]))
+            else:
+                try:
+                    message = _loads(msg.data)
+                except ValueError:
+                    message = None
+                if isinstance(message, dict):
+                    phone.replies.append(self._act(phone.seat, message))
+                else:
+                    phone.replies.append(_reply({}, "message incompris : attendu un objet JSON"))
+            phone.wake.set()
+
+    async def _write(self, phone: _Phone) -> None:
+        """Sends a phone its replies and, whenever it changed, its seat's whole screen."""
+        with contextlib.suppress(ConnectionError, RuntimeError, asyncio.CancelledError):
+            while not phone.ws.closed:
+                await phone.wake.wait()
+                phone.wake.clear()
+                if self.hub.seat_of(phone.token) != phone.seat:
+                    await phone.ws.close(code=SEAT_FREED, message=b"place liberee")
+                    return
+                replies, phone.replies = phone.replies, []
+                for reply in replies:
+                    await phone.ws.send_str(_dumps(reply))
+                if phone.stale:
+                    phone.stale = False
+                    await phone.ws.send_str(_dumps(self._screen_json(phone.seat)))
+
+    def _changed(self, seats: frozenset[str]) -> None:
+        """The hub's watcher (any thread): these seats' phones are sent their screens again."""
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody to tell
+            loop.call_soon_threadsafe(self._mark, seats)
+
+    def _mark(self, seats: frozenset[str]) -> None:
+        for seat in seats:
+            for phone in self._phones.get(seat, ()):
+                phone.stale = True
+                phone.wake.set()
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)  # the browsers ask for one; a refusal would be an error in their console
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers[name] = value
+
+
+async def _json_object(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise _Refused(415)
+    try:
+        body = _loads(await request.read())
+    except ValueError:
+        raise _Refused(400, "JSON incompris") from None
+    if not isinstance(body, dict):
+        raise _Refused(400, "attendu : un objet JSON")
+    return body
+
+
+def _loads(data: str | bytes) -> object:
+    """JSON from a phone; ValueError for anything else, even nested too deep for the parser."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("JSON trop imbriqué") from None
+
+
+def _reply(message: dict[str, Any], problem: str | None) -> dict[str, Any]:
+    reply: dict[str, Any] = {"type": "reply", "ok": problem is None}
+    if isinstance(message.get("id"), int):
+        reply["id"] = message["id"]  # the page's own number for the message it sent
+    if problem is not None:
+        reply["error"] = problem
+    return reply
+
+
+def _error(status: int, message: str) -> web.Response:
+    return _json({"error": message}, status=status)
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _json(data: object, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, dumps=_dumps)
+
+
+def _see(where: str) -> web.Response:
+    return web.Response(status=303, headers={"Location": where})
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,184 @@
+"""The phones' pages in a real browser (Debian's chromium, headless): several contexts as several
+phones, each taking a seat, seeing its card only when asked, answering each form of question;
+axe-core finds nothing to fix on the pages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from phones_browser import Browser, BrowserPhone
+
+from narrator.phones.hub import Hub
+from narrator.phones.screens import Card, Choice, Form, Question
+from narrator.phones.server import PhoneServer
+
+PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
+NAMES = tuple(Choice(p, p) for p in PLAYERS)
+SEER = Card("voyante", "Voyante", "Chaque nuit, elle découvre la carte d'un joueur.", "un œil")
+WOLF = Card("loup", "Loup-Garou", "Chaque nuit, les loups dévorent un villageois.", "une griffe")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with Browser() as browser:
+        yield browser
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[Hub, str, PhoneServer]]:
+    hub = Hub(PLAYERS)
+    server = PhoneServer(hub)
+    server.start()
+    yield hub, f"http://127.0.0.1:{server.port}/", server
+    server.stop()
+
+
+def _clean(phone: BrowserPhone) -> None:
+    assert phone.axe() == []
+    assert phone.errors == []  # no script error, nothing refused by the page's CSP
+
+
+def test_two_phones_cannot_take_one_seat_and_the_card_shows_only_when_asked(browser: Browser, table) -> None:
+    hub, url, _ = table
+    hub.deal({"Ana": SEER, "Ben": WOLF})
+    ana, thief = browser.phone(url, clock=True), browser.phone(url)
+    assert ana.seats() == list(PLAYERS) and thief.seats() == list(PLAYERS)
+    _clean(ana)
+    ana.join("Ana")
+    thief.page.get_by_role("button", name="Ana", exact=True).click()
+    thief.page.locator("#message:not(:empty)").wait_for()
+    assert thief.message() == "Refusé : cette place est déjà prise : Ana."
+    assert thief.seats() == ["Ben", "Cleo", "Dan"]  # the list follows
+
+    assert "Voyante" not in ana.page.content() and ana.card_in_page() == ""  # not even hidden in the page
+    _clean(ana)
+    shown = ana.show_card()
+    assert "Voyante" in shown and SEER.text in shown and "Symbole : un œil" in shown
+    assert ana.card_button().count() == 0 and ana.page.locator("#card-button").get_attribute("aria-expanded") == "true"
+    ana.hide_card()
+    assert ana.card_in_page() == ""
+    ana.show_card()
+    ana.page.clock.fast_forward(6_000)
+    hub.status("Nuit 1")  # a new screen keeps the card up to date, not up longer
+    ana.wait_text("#status", "Nuit 1")
+    assert "Voyante" in ana.card_in_page()
+    ana.page.clock.fast_forward(5_000)  # the card hides itself ten seconds after it was asked for
+    ana.page.locator("#card").wait_for(state="hidden")
+    assert ana.card_in_page() == "" and "Voyante" not in ana.page.content()
+
+
+def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browser, table) -> None:
+    hub, url, _ = table
+    ben = browser.phone(url)
+    ben.join("Ben")
+    _clean(ben)
+
+    asked = hub.ask({"Ben": Question(Form.ONE, "Qui regardez-vous ?", NAMES)})
+    ben.wait_question("Qui regardez-vous ?")
+    _clean(ben)
+    ben.press("Valider")  # nothing chosen: the hub's own reason
+    assert ben.refusal() == "Refusé : une réponse est obligatoire."
+    ben.choose("Cleo")
+    ben.wait_answered()
+    assert ben.page.evaluate("document.activeElement.id") == "answered"  # focus not lost with the form
+    assert [(a.asked, a.value) for a in hub.wait(5)] == [(asked, "Cleo")]
+
+    hub.ask({"Ben": Question(Form.PAIR, "Les deux amoureux ?", NAMES)})
+    ben.wait_question("Les deux amoureux ?")
+    ben.choose("Dan", "Ana")  # in the order ticked
+    ben.wait_answered()
+    assert [a.value for a in hub.wait(5)] == [["Dan", "Ana"]]
+
+    middle = tuple(Choice(v, f"la carte {w}") for v, w in (("A", "de gauche"), ("B", "du milieu"), ("C", "de droite")))
+    hub.ask({"Ben": Question(Form.SOME, "Quelles cartes du milieu regardez-vous ?", middle, count=2)})
+    ben.wait_question("cartes du milieu")
+    ben.answer(["C", "A"])  # the harness answers by the values the hub receives
+    ben.wait_answered()
+    assert [a.value for a in hub.wait(5)] == [["C", "A"]]
+
+    hub.ask({"Ben": Question(Form.SOME, "Qui protégez-vous ?", NAMES, optional=True)})
+    ben.wait_question("Qui protégez-vous ?")
+    ben.press("Personne / rien")
+    ben.wait_answered()
+    assert [a.value for a in hub.wait(5)] == [None]
+
+    for said, value in (("Oui", True), ("Non", False)):
+        hub.ask({"Ben": Question(Form.YES_NO, "Utilisez-vous la potion de vie ?")})
+        ben.wait_question("potion de vie")
+        ben.press(said)
+        ben.wait_answered()
+        assert [a.value for a in hub.wait(5)] == [value]
+
+    hub.ask({"Ben": Question(Form.TAP, "Touchez l'écran.")})
+    ben.wait_question("Touchez l'écran.")
+    ben.press("Continuer")
+    ben.wait_answered()
+    assert [a.value for a in hub.wait(5)] == [None]
+
+    hub.tell("Ben", "Ana est Voyante.")
+    hub.tell("Ben", "Cleo est Loup-Garou.")
+    ben.page.locator("#secrets li:nth-child(2)").wait_for()
+    assert ben.secrets() == ["Cleo est Loup-Garou.", "Ana est Voyante."]
+    _clean(ben)
+    assert ben.vote("Cleo") == "Vote envoyé : « Ben vote contre Cleo »."
+    assert hub.lines() == [("Ben", "Ben vote contre Cleo")]
+    ben.page.evaluate("document.querySelector('main').append(document.createElement('input'))")
+    assert [v["id"] for v in ben.axe()] == ["label"]  # axe does look: an unlabelled field is found
+
+
+def test_a_decoy_looks_exactly_like_the_real_question(browser: Browser, table) -> None:
+    hub, url, _ = table
+    cleo, dan = browser.phone(url), browser.phone(url)
+    cleo.join("Cleo")
+    dan.join("Dan")
+    others = tuple(Choice(f"x{n}", f"Joueur {n}") for n in range(4))
+    hub.ask(
+        {
+            "Cleo": Question(Form.ONE, "Qui dévorez-vous ?", NAMES),
+            "Dan": Question(Form.ONE, "Touchez un nom, au hasard.", others, decoy=True),
+        }
+    )
+    cleo.wait_question("Qui dévorez-vous ?")
+    dan.wait_question("au hasard")
+    assert cleo.shape("main") == dan.shape("main")
+    dan.choose("Joueur 2")
+    dan.wait_answered()
+    assert [(a.seat, a.decoy) for a in hub.wait(5)] == [("Dan", True)]
+
+
+def test_a_phone_stays_awake_and_buzzes_at_a_new_question_only_when_the_table_asks_for_it(
+    browser: Browser, table
+) -> None:
+    hub, url, _ = table
+    dan = browser.phone(url)
+    dan.page.add_init_script(
+        """navigator.vibrate = (ms) => { (window.buzzes ||= []).push(ms); return true; };
+        Object.defineProperty(navigator, "wakeLock", { value: { request: async (kind) => {
+            (window.locks ||= []).push(kind);
+            return { addEventListener() {} };
+        } } });"""
+    )
+    dan.join("Dan")
+    assert dan.page.evaluate("window.locks") == ["screen"]  # the seat's page keeps the screen awake
+    for on, text in ((False, "Première question ?"), (True, "Deuxième question ?")):
+        hub.vibrate(on)
+        hub.ask({"Dan": Question(Form.TAP, text)})
+        dan.wait_question(text)
+        dan.answer(None)
+        dan.wait_answered()
+        hub.wait(5)
+    assert dan.page.evaluate("window.buzzes || []") == [200]  # off by default; once asked, once a question
+
+
+def test_a_phone_reconnects_by_itself_when_the_server_comes_back(browser: Browser, table) -> None:
+    hub, url, server = table
+    ana = browser.phone(url)
+    ana.join("Ana")
+    server.stop()
+    ana.wait_text("#connection", "Connexion perdue")
+    server.start()
+    ana.wait_text("#connection", "Connecté au narrateur.")
+    hub.status("Nuit 2 : la voyante se réveille.")
+    ana.wait_text("#status", "Nuit 2")
+    assert hub.connected() == ["Ana"]
