@@ -106,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
         "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
     )
     _session_arguments(parser)
+    _phones_arguments(parser)
     parser.add_argument(
         "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
     )
@@ -118,7 +119,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     resolve.set_defaults(run=_resolve)
     check = sub.add_parser(
-        "check", help="valider un fichier de scripts/ : le script d'un jeu, table.yaml, demo.yaml ou listen.fr.yaml"
+        "check",
+        help="valider un fichier de scripts/ : le script d'un jeu, table.yaml, phones.yaml, demo.yaml"
+        " ou listen.fr.yaml",
     )
     check.add_argument("file", metavar="FICHIER", help="le fichier YAML à valider")
     check.set_defaults(run=_check)
@@ -129,6 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play, spoken=True)
     _session_arguments(play)
+    _phones_arguments(play)
     play.add_argument(
         "--journal", metavar="FICHIER", help="le fichier journal de la partie (défaut : dans $NARRATOR_STATE_DIR)"
     )
@@ -225,6 +229,24 @@ def _session_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-wait", action="store_true", help="sans carte son ni attente : le texte à l'écran, le son dans le WAV"
+    )
+
+
+def _phones_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--phones",
+        action="store_true",
+        help="chaque joueur joue sur son téléphone (un navigateur suffit) : sa carte et ses choix de nuit",
+    )
+    parser.add_argument(
+        "--bind",
+        metavar="ADRESSE",
+        default="lan",
+        help="avec --phones : où les téléphones trouvent le narrateur : lan (le réseau de la table, défaut)"
+        " ou une adresse de cette machine (127.0.0.1 pour un essai)",
+    )
+    parser.add_argument(
+        "--port", metavar="N", type=number, default=8080, help="avec --phones : le port du serveur (défaut : 8080)"
     )
 
 
@@ -329,7 +351,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 # What a file of scripts/ is, told by a key only it has at its top: (kind, key)
-_KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("demo", "say"))
+_KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("phone_prompts", "phones_address"), ("demo", "say"))
 
 
 def _kind(data: object, file: str) -> str:
@@ -345,7 +367,12 @@ def _kind(data: object, file: str) -> str:
             if key in data:
                 return kind
     name = Path(file).name
-    by_name = {"listen.fr.yaml": "phrasebook", "table.yaml": "prompts", "demo.yaml": "demo"}
+    by_name = {
+        "listen.fr.yaml": "phrasebook",
+        "table.yaml": "prompts",
+        "phones.yaml": "phone_prompts",
+        "demo.yaml": "demo",
+    }
     return by_name.get(name) or family_of(Path(file).stem) or ONE_NIGHT
 
 
@@ -362,6 +389,10 @@ def _checked(kind: str, text: str, file: str) -> str:
         from narrator.script.prompts import parse_prompts
 
         return f"phrases de la table, {len(parse_prompts(text, file).texts)} modèles"
+    if kind == "phone_prompts":
+        from narrator.script.prompts import PHONE_PLACEHOLDERS, parse_prompts
+
+        return f"phrases des téléphones, {len(parse_prompts(text, file, PHONE_PLACEHOLDERS).texts)} modèles"
     if kind == "demo":
         from narrator.app.demo import parse_demo
 
@@ -375,7 +406,16 @@ def _checked(kind: str, text: str, file: str) -> str:
 def _options(args: argparse.Namespace) -> Options:
     from narrator.app.startup import Options
 
-    return Options(voice=args.voice, ear=args.ear, model=args.model, wav=args.wav, no_wait=args.no_wait)
+    return Options(
+        voice=args.voice,
+        ear=args.ear,
+        model=args.model,
+        wav=args.wav,
+        no_wait=args.no_wait,
+        phones=getattr(args, "phones", False),
+        bind=getattr(args, "bind", "lan"),
+        port=getattr(args, "port", 8080),
+    )
 
 
 def _names(text: str) -> list[str]:

@@ -20,6 +20,7 @@ from functools import cache
 import yaml
 
 from narrator.app.classic_demo import run_classic_demo
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_classic
 from narrator.app.startup import Io, Options, TableRequest, guarded, host_arguments, renderer, start
 from narrator.listen.french import Parser
@@ -115,6 +116,8 @@ class ClassicTable:
         )
 
         def game() -> None:
+            if io.phones is not None:  # every seat's phone there before the game begins
+                join(session, io.phones)
             ending = session.run(events)
             out = journal.path.with_suffix(".record.yaml")
             out.write_text(yaml.safe_dump(ending.record, allow_unicode=True, sort_keys=False), encoding="utf-8")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from narrator.app.demo import run_demo
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_one_night
 from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.app.startup import (
@@ -86,6 +87,8 @@ class OneNightTable:
         warnings = unheard_lines(io.ear, table)
 
         def game() -> object:
+            if io.phones is not None:  # every seat's phone there before the game begins
+                join(session, io.phones)
             if warnings:  # before the legend: what to say for a character the model cannot hear
                 host["voice"].tell(*warnings)
             return session.run(table.narration, events)
@@ -153,6 +156,7 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
         phrases=cache(lambda game, phase: setup_phrases(game, phase)),
         check_names=check,
         tune=tuner(options.voice, voice),
+        phones=options.phones,
     )
     try:
         table = setup.run(game)
@@ -165,6 +169,7 @@ def setup_and_play(options: Options, game: str | None = None, journal_path: str 
     except (VoiceError, ListenError) as exc:
         io.close()
         raise SetupError(str(exc)) from None
+    options.phones = setup.phones  # « avec les téléphones »: the server opens once the players are known
     return start(OneNightTable(table), options, journal_path, io)
 
 

@@ -16,7 +16,7 @@ from narrator.script.games import ONE_NIGHT, family_of
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
 from narrator.script.onenight.script import load_shipped
-from narrator.script.prompts import Prompts
+from narrator.script.prompts import Prompts, load_phone_prompts
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.host import Understands
@@ -24,7 +24,8 @@ from narrator.table.onenight.setup import Table, build_table
 from narrator.table.voice import Voice
 
 MIN_PLAYERS = 3
-CONTROLS = ("repeat", "stop", "undo", "restart", "help", "slower", "faster", "louder", "quieter", "longer_waits")
+CONTROLS: tuple[str, ...] = ("repeat", "stop", "undo", "restart", "help", "slower", "faster", "louder", "quieter")
+CONTROLS += ("longer_waits", "phones", "no_phones")  # « avec les téléphones », at any question
 
 
 class _Undo(Exception):
@@ -50,6 +51,7 @@ class SpokenSetup:
     check_names: Callable[[list[str]], list[str]] | None = None  # names the recognizer cannot hear -> messages
     tune: Callable[[str], bool] | None = None
     listen_s: float = 8.0
+    phones: bool = False  # played with the players' phones (`--phones`, or « avec les téléphones »)
     answers: dict[str, object] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)  # the answers' keys, latest last (« annule »)
 
@@ -97,8 +99,11 @@ class SpokenSetup:
             return None
         roles = list(a["roles"])  # type: ignore[call-overload]
         characters = self.prompts.join([card_name(script.rules, r) for r in roles])
-        question = self.prompts.line(
-            "setup_read_back", count=count, players=self.prompts.join(names), characters=characters
+        question = (load_phone_prompts() if self.phones else self.prompts).line(
+            "setup_read_back_phones" if self.phones else "setup_read_back",
+            count=count,
+            players=self.prompts.join(names),
+            characters=characters,
         )
         if self._talk(game).confirm(question):
             return build_table(game, names, roles)
@@ -229,6 +234,9 @@ class SpokenSetup:
             raise _Restart()
         elif command.command == "help":
             self.voice.tell(self.prompts.line("help"))
+        elif command.command in ("phones", "no_phones"):
+            self.phones = command.command == "phones"
+            self.voice.tell(load_phone_prompts().line(f"setup_{command.command}"))
         elif self.tune is not None and self.tune(command.command):
             self.voice.tell(self.prompts.line(command.command))
         else:

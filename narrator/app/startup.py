@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypedDict
 
+from narrator.app.phones import DEFAULT_PORT, Seats, TablePhones, open_phones, seats_in
 from narrator.app.speakers import FALLBACK_WAV, Tee, table_speaker
 from narrator.listen.ear import Ear, ListenError
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
 from narrator.listen.vosk_ear import VoskEar, open_ear
+from narrator.phones.hub import Hub
 from narrator.resources import data_dir, french_reason
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.table.clock import Clock, FakeClock, RealClock
@@ -48,6 +50,9 @@ class Options:
     wav: str | None = None
     no_wait: bool = False
     append_wav: bool = False  # a resumed game goes on in the narration WAV already written
+    phones: bool = False  # the players play on their phones (narrator/app/phones.py)
+    bind: str = "lan"  # where the phones' server listens: the table's network, or an address (127.0.0.1)
+    port: int = DEFAULT_PORT  # 0: any free port (tests)
 
 
 @dataclass(frozen=True)
@@ -129,10 +134,11 @@ def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
     return tune
 
 
-def script_version(game: str) -> str:
-    """A hash of the scripts a game is played with, kept in its journal."""
+def script_version(game: str, phones: bool = False) -> str:
+    """A hash of the scripts a game is played with, kept in its journal (the phones' words with the phones)."""
     folder = data_dir("scripts")
-    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in (f"{game}.yaml", "table.yaml")))
+    names = (f"{game}.yaml", "table.yaml", *(("phones.yaml",) if phones else ()))
+    return fingerprint(*((folder / name).read_text(encoding="utf-8") for name in names))
 
 
 @dataclass
@@ -142,14 +148,30 @@ class Io:
     ear: Ear
     speaker: Speaker
     clock: Clock
+    phones: TablePhones | None = None  # the players' phones: `phones.hub` holds their screens
+
+    def open_phones(self, options: Options, players: list[str], seats: Seats | None = None) -> None:
+        """The phones' server started for these players, when the game is played with them (a resumed
+        game: the tokens and taken seats its journal gives); the rest closed if it cannot start."""
+        if options.phones and self.phones is None:
+            try:
+                self.phones = open_phones(players, options.bind, options.port, seats)
+            except BaseException:
+                self.close()
+                raise
 
     def close(self) -> None:
-        self.speaker.close()
-        self.ear.close()
+        try:
+            if self.phones is not None:
+                self.phones.close()
+        finally:
+            self.speaker.close()
+            self.ear.close()
 
 
-def open_io(options: Options, players: list[str] | None = None) -> Io:
-    """The ear asked for and the speaker (sound card, else console and WAV; or --no-wait)."""
+def open_io(options: Options, players: list[str] | None = None, seats: Seats | None = None) -> Io:
+    """The ear asked for, the speaker (sound card, else console and WAV; or --no-wait), and the phones'
+    server when asked and the players are known (`seats`: a resumed game's)."""
     ear = make_ear(options, players)
     speaker: Speaker
     try:
@@ -160,7 +182,10 @@ def open_io(options: Options, players: list[str] | None = None) -> Io:
     except OSError as exc:
         ear.close()
         raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({french_reason(exc)})") from None
-    return Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
+    io = Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
+    if players:
+        io.open_phones(options, players, seats)
+    return io
 
 
 def make_ear(options: Options, players: list[str] | None = None) -> Ear:
@@ -188,15 +213,18 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
     table that cannot start leaves no journal to resume)."""
     voice = table.voice(options)
     io = io or open_io(options, table.players)
+    io.open_phones(options, table.players)  # a table set up by voice: its players are known now
     header: dict[str, object] = {
         "family": table.family,
         "game": table.game,
-        "script": script_version(table.game),
+        "script": script_version(table.game, io.phones is not None),
         "players": list(table.players),
         "seed": None,  # nothing drawn by the program, unless the family's header says with what (the phones' deal)
         **table.header(),
         "voice": options.voice,
     }
+    if io.phones is not None:  # before the game: a crash from here on serves the same port and tokens again
+        header["phones"] = io.phones.header()
     try:
         journal = Journal.create(header, Path(journal_path) if journal_path else None)
     except JournalError as exc:
@@ -209,12 +237,17 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
 def go_on(table: TableGame, header: dict, options: Options, journal: Journal, events: list[Event]) -> int:
     """A journaled game, its table rebuilt from `header`, played on from its `events`."""
     try:
-        if header.get("script") != script_version(table.game):
+        if header.get("script") != script_version(table.game, bool(header.get("phones"))):
             print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
         options.voice = header.get("voice", options.voice)
         print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
         spoken = table.voice(options)  # before the sound card is opened
-        return table.play(options, journal, events, open_io(options, table.players), spoken)
+        seats = None
+        if header.get("phones"):  # the same port, the same tokens: the phones come back by themselves
+            phones = header["phones"]
+            options.phones, options.bind, options.port = True, phones["bind"], phones["port"]
+            seats = seats_in(phones, events)
+        return table.play(options, journal, events, open_io(options, table.players, seats), spoken)
     finally:
         journal.close_quietly()  # a failure before the session began: the lock released
 
@@ -231,6 +264,7 @@ class HostArguments(TypedDict):
     journal: Journal
     keyboard: KeyboardEar | None
     tune: Callable[[str], bool]
+    phones: Hub | None
 
 
 def host_arguments(
@@ -254,6 +288,7 @@ def host_arguments(
         "journal": journal,
         "keyboard": KeyboardEar() if isinstance(io.ear, VoskEar) else None,
         "tune": tuner(options.voice, spoken),
+        "phones": io.phones.hub if io.phones is not None else None,
     }
 
 

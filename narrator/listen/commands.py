@@ -20,16 +20,18 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "name": ("player",),  # a first name as the table will use it, each word capitalized
     "scenario": ("scenario",),  # a scenario id of the game's script
     "character": ("role", "count"),  # a card of the game, how many of it
+    "free_seat": ("player",),  # the seat whose phone the table lets go (a game with the phones)
 }
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
 # what only the spoken setup understands (a game in progress hears none of these)
-SETUP_COMMANDS = ("choose_game", "number", "name", "scenario", "character", "done", "restart")
+SETUP_COMMANDS = ("choose_game", "number", "name", "scenario", "character", "done", "restart", "phones", "no_phones")
 COMMANDS = (
     *("vote", "tally", "reveal", "choose"),  # the day's inputs
     *("repeat", "pause", "resume", "more_time", "start_vote", "undo", "yes", "no", "stop"),  # control
     *SETUP_COMMANDS,
     *SETTINGS,
     *("legend", "help", "repeat_night"),
+    "free_seat",
 )
 _FIELD_NAMES = ("voter", "target", "player", "role", "count", "seconds", "game", "scenario")
 

@@ -37,6 +37,20 @@ class EndsOnCommand(Protocol):
         """`Ear.listen`; `complete(text)` says whether the words heard so far are a whole command."""
 
 
+@runtime_checkable
+class GivesUp(Protocol):
+    """An ear whose turn can end early, between utterances, when another input came (a phone's words)."""
+
+    def listen_until(
+        self,
+        phrases: Sequence[str],
+        timeout_s: float,
+        complete: Callable[[str], bool] | None,
+        stop: Callable[[], bool] | None,
+    ) -> Heard | None:
+        """`EndsOnCommand.listen_for`; None as soon as `stop()` is true while nothing is being said."""
+
+
 class ListenError(Exception):
     """The voice-in layer cannot work as asked; the message is French, for the table."""
 

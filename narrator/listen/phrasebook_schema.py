@@ -25,6 +25,7 @@ SLOTS = {
     "number": {"count"},
     "scenario": {"scenario"},
     "character": {"role", "count"},
+    "free_seat": {"player"},
 }
 RANGES = ("minutes", "seconds", "players")
 FREE = ("name",)  # commands read without templates (narrator/listen/setup_words.py)

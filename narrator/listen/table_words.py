@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from hassil import Intents, sample_intents
+from hassil import Intents, recognize_all, sample_intents
 from hassil.intents import Intent, IntentData, SlotList
 
 from narrator.listen.commands import Command
 from narrator.listen.controls import OPENERS, Controls
-from narrator.listen.french import MAX_WORDS, TemplateParser, number_words, phrasebook, words
+from narrator.listen.french import MAX_WORDS, TemplateParser, _command, number_words, phrasebook, words
 from narrator.listen.reading import Reader
 from narrator.listen.tagger import Lexicon, role_forms
 
@@ -32,6 +32,7 @@ PHASE_WORDS = {
     "choose": ("vote", "against", "choosing", "zero"),
 }
 PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
+SEAT_CONTROLS = frozenset({"free_seat"})
 MAX_AROUND = 4  # « non c'est pas ça » before a day's input, « parle plus fort » after it
 
 
@@ -48,6 +49,8 @@ class Parser(TemplateParser):
         self.lexicon = Lexicon(book, game, self._names)
         self.reader = Reader(len(self.players))
         self._controls = {phase: Controls(book, phase, self.lexicon.names) for phase in self.phases}
+        # the controls that name a seat (« libère la place de Ana »), read from their templates whole
+        self._seated = {phase: book.intents(phase, commands=SEAT_CONTROLS) for phase in self.phases}
 
     def parse(self, text: str, phase: str = "any") -> list[Command]:
         """The commands in `text`, in order; [] unless it reads one way only."""
@@ -57,7 +60,7 @@ class Parser(TemplateParser):
         if not heard or len(heard) > MAX_WORDS:
             return []
         controls = self._controls[phase]
-        said = controls.read(heard)
+        said = controls.read(heard) or self._seat_control(heard, phase)
         if said:
             return said
         tokens = self.lexicon.tag(heard)
@@ -76,6 +79,18 @@ class Parser(TemplateParser):
                 if rest:
                     return rest + closing
         return self.reader.read(tokens, phase) or []
+
+    def _seat_control(self, heard: list[str], phase: str) -> list[Command]:
+        """« libère la place de Ana »: one reading, of a seated player, or nothing."""
+        units = self._units(heard, self._fillers)  # « euh » dropped, a name misheard a little mended
+        if not units:
+            return []
+        found = {
+            command
+            for result in recognize_all(" ".join(units), self._seated[phase], slot_lists=self.lists)
+            if (command := _command(result.intent.name, {e.name: e.value for e in result.entities_list}))
+        }
+        return list(found) if len(found) == 1 else []
 
     def chunks(self, phase: str) -> list[str]:
         """The words and word groups a sentence of `phase` is made of, as spoken (for the grammar)."""

@@ -6,7 +6,7 @@ import json
 import queue
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -57,14 +57,17 @@ def decode(
     timeout_s: float,
     max_utterance_s: float = MAX_UTTERANCE_S,
     complete: Complete | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Decoded | None:
-    """The first non-empty utterance in `blocks` (int16 mono); None if none began within `timeout_s` of audio.
+    """The first non-empty utterance in `blocks` (int16 mono); None if none began within `timeout_s` of audio,
+    or as soon as `stop()` is true while nothing is being said (the phones' words came meanwhile).
 
     None comes PARTIAL_LAG_S after the timeout: a word begun just before it is only known then.
     complete: the parser's judge; a partial result it calls complete ends the utterance after
     a short silence (narrator/listen/endpoint.py) instead of vosk's longer end-point.
     """
-    end = EndPoint(complete, rate) if complete is not None else None
+    # speech told by its energy: a command's end, and whether someone is speaking before vosk shows a word
+    end = EndPoint(complete or _incomplete, rate) if complete is not None or stop is not None else None
     fed = 0
     for data in blocks:
         fed += len(data) // 2
@@ -79,11 +82,23 @@ def decode(
         partial = json.loads(recognizer.PartialResult()).get("partial", "")
         if end is not None:
             end.feed(data)
-            if end.over(partial):
+            if complete is not None and end.over(partial):
                 return _decoded(recognizer.FinalResult())
         if heard_s >= timeout_s + PARTIAL_LAG_S and not partial:
             return None  # nothing is being said
+        if stop is not None and end is not None and not partial and _quiet(end) and stop():
+            return None  # the turn given up, no word lost: nothing is being said
     return _decoded(recognizer.FinalResult())
+
+
+def _incomplete(text: str) -> bool:
+    return False
+
+
+def _quiet(end: EndPoint) -> bool:
+    """Nobody spoke for as long as vosk takes to show a word begun (or at all this turn)."""
+    quiet = end.quiet_for()
+    return quiet is None or quiet >= PARTIAL_LAG_S
 
 
 def _decoded(result: str) -> Decoded | None:
@@ -157,6 +172,12 @@ class VoskEar:
 
     def listen_for(self, phrases: Sequence[str], timeout_s: float, complete: Complete | None) -> Heard | None:
         """`listen`, the utterance ending soon after it is a command `complete` calls complete."""
+        return self.listen_until(phrases, timeout_s, complete, None)
+
+    def listen_until(
+        self, phrases: Sequence[str], timeout_s: float, complete: Complete | None, stop: Callable[[], bool] | None
+    ) -> Heard | None:
+        """`listen_for`, given up (None) as soon as `stop()` is true while nothing is being said."""
         keep_from = time.monotonic() + self.guard_s
         recognizer = new_recognizer(self.model, phrases, self.rate)
         while not self._queue.empty():  # left over from an earlier turn
@@ -166,7 +187,9 @@ class VoskEar:
         try:
             # the timeout counts from this call: the guard is part of it
             blocks = self._blocks(keep_from, captured)
-            found = decode(recognizer, blocks, self.rate, max(0.0, timeout_s - self.guard_s), complete=complete)
+            found = decode(
+                recognizer, blocks, self.rate, max(0.0, timeout_s - self.guard_s), complete=complete, stop=stop
+            )
         finally:
             self._accepting = False
         if found is None:

@@ -22,9 +22,14 @@ from narrator.phones.screens import Answer, Card, Question, Screen
 Watcher = Callable[[frozenset[str]], None]  # told which seats' screens changed (from any thread)
 
 
+def new_token() -> str:
+    """A fresh secret token for a seat."""
+    return secrets.token_urlsafe(24)
+
+
 def new_tokens(seats: Sequence[str]) -> dict[str, str]:
     """A fresh secret token for each seat."""
-    return {seat: secrets.token_urlsafe(24) for seat in seats}
+    return {seat: new_token() for seat in seats}
 
 
 class Hub:
@@ -37,6 +42,7 @@ class Hub:
         self.seats = tuple(seats)
         self._tokens = dict(tokens) if tokens is not None else new_tokens(self.seats)
         self._claimed = set(claimed)
+        self._claims: list[str] = []  # seats claimed since `claims` was last read (the game journals them)
         self._screens = {seat: Screen(seat) for seat in self.seats}
         self._connected: dict[str, int] = {}  # seat -> open connections
         self._arrivals: list[str] = []  # seats that connected since `arrivals` was last read
@@ -64,19 +70,31 @@ class Hub:
             if seat not in self._tokens or seat in self._claimed:
                 return None
             self._claimed.add(seat)
+            self._claims.append(seat)
+            self._lock.notify_all()
             return self._tokens[seat]
+
+    def claims(self) -> list[str]:
+        """The seats claimed since the last call (in order): the game's thread journals them."""
+        with self._lock:
+            claimed, self._claims = self._claims, []
+            return claimed
 
     def claimed(self) -> list[str]:
         with self._lock:
             return [s for s in self.seats if s in self._claimed]
 
-    def free(self, seat: str) -> None:
-        """The table frees a seat: its old token stops working and the next phone may take it."""
+    def free(self, seat: str, token: str | None = None) -> str:
+        """The table frees a seat: its old token stops working and the next phone may take it with the
+        new one (`token`, journaled before it is given here; a fresh one by default), returned."""
+        token = token or new_token()
         with self._lock:
-            self._tokens[seat] = secrets.token_urlsafe(24)
+            self._tokens[seat] = token
             self._claimed.discard(seat)
+            self._claims = [s for s in self._claims if s != seat]
             self._connected.pop(seat, None)
         self._changed({seat})
+        return token
 
     def seat_of(self, token: object) -> str | None:
         """The seat a token belongs to (compared in constant time), or None."""
@@ -112,8 +130,9 @@ class Hub:
             return arrived
 
     def wait_for_arrival(self, timeout: float) -> None:
+        """Up to `timeout` seconds, until a phone arrives, a seat is claimed or a phone sends words."""
         with self._lock:
-            if not self._arrivals:
+            if not (self._arrivals or self._claims or self._lines):
                 self._lock.wait(timeout)
 
     # -- what the game puts on the screens --------------------------------------------------

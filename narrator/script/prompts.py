@@ -111,12 +111,33 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "phone_decoy_yes_no": set(),
     "waiting_answer": set(),
 }
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {key: TEMPLATE for key in PLACEHOLDERS},  # a text, or its forms by number
-    "required": list(PLACEHOLDERS),
-    "additionalProperties": False,
+# what the narrator says of the players' phones (scripts/phones.yaml): a file of its own, so that a game
+# played without them keeps its scripts' version (narrator/app/startup.py's `script_version`)
+PHONE_PLACEHOLDERS: dict[str, set[str]] = {
+    "and": set(),
+    "setup_read_back_phones": {"count", "players", "characters"},
+    "setup_phones": set(),
+    "setup_no_phones": set(),
+    "phones_address": {"address"},
+    "phones_resumed": {"address"},
+    "phones_address_again": {"address"},
+    "phones_joined": {"names", "count"},
+    "phones_back": {"names", "count"},
+    "phones_missing": {"names"},
+    "phones_all": set(),
+    "free_seat_check": {"player"},
+    "seat_freed": {"player"},
+    "no_phones": set(),
 }
+
+
+def _schema(placeholders: dict[str, set[str]]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {key: TEMPLATE for key in placeholders},  # a text, or its forms by number
+        "required": list(placeholders),
+        "additionalProperties": False,
+    }
 
 
 @dataclass(frozen=True)
@@ -157,15 +178,23 @@ def load_prompts() -> Prompts:
     return parse_prompts(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
 
 
-def parse_prompts(text: str, file: str) -> Prompts:
-    """Validate a prompts file; raise `YamlError` with every problem at file:line:column."""
+@cache
+def load_phone_prompts() -> Prompts:
+    """The shipped prompts of the players' phones (scripts/phones.yaml), validated."""
+    path = data_dir("scripts") / "phones.yaml"
+    return parse_prompts(path.read_text(encoding="utf-8"), f"scripts/{path.name}", PHONE_PLACEHOLDERS)
+
+
+def parse_prompts(text: str, file: str, placeholders: dict[str, set[str]] = PLACEHOLDERS) -> Prompts:
+    """Validate a prompts file (the table's, or with `PHONE_PLACEHOLDERS` the phones'); raise `YamlError`
+    with every problem at file:line:column."""
     doc = load_marked(text, file)
-    problems = schema_problems(doc, SCHEMA) or _placeholder_problems(doc)
+    problems = schema_problems(doc, _schema(placeholders)) or _placeholder_problems(doc, placeholders)
     if problems:
         raise YamlError(problems)
     return Prompts(cast(dict, doc.data))
 
 
-def _placeholder_problems(doc: Marked) -> list[Problem]:
+def _placeholder_problems(doc: Marked, placeholders: dict[str, set[str]]) -> list[Problem]:
     texts = cast(dict, doc.data)
-    return [p for key, allowed in PLACEHOLDERS.items() for p in template_problems(doc, (key,), texts[key], allowed)]
+    return [p for key, allowed in placeholders.items() for p in template_problems(doc, (key,), texts[key], allowed)]

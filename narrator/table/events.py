@@ -418,8 +418,8 @@ def _build(cls: type[D], data: dict[str, object]) -> D:
         problem = _type_problem(data[name], hints[name])
         if problem:
             raise EventError(f"« {name} » : attendu : {problem} ; trouvé : {_shown(data[name])}")
-        value, kind = data[name], hints[name]
-        values[name] = _build(kind, value) if _is_record(kind) and isinstance(value, dict) else value
+        value, record = data[name], _record_of(hints[name])
+        values[name] = _build(record, value) if record is not None and isinstance(value, dict) else value
     return cls(**values)
 
 
@@ -436,6 +436,14 @@ def _definition(cls: type) -> tuple[dict[str, dataclasses.Field[object]], dict[s
 def _is_record(spec: object) -> TypeGuard[type]:
     """A field whose type is itself a dataclass (a `PhaseId`): a JSON object of its fields."""
     return isinstance(spec, type) and dataclasses.is_dataclass(spec)
+
+
+def _record_of(spec: object) -> type | None:
+    """The dataclass a field holds: its type, or the one in its union (`Phones | None`); None if neither."""
+    for option in typing.get_args(spec) if typing.get_origin(spec) in (Union, types.UnionType) else (spec,):
+        if _is_record(option):
+            return option
+    return None
 
 
 def to_json(item: Event) -> dict[str, Json]:

@@ -13,19 +13,21 @@ from typing import ClassVar, Protocol
 
 from narrator.listen.commands import Command
 from narrator.listen.ear import Ear
+from narrator.phones.hub import Hub, new_token
 from narrator.script.line import Line, Reminder
-from narrator.script.prompts import Prompts
+from narrator.script.prompts import Prompts, load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation, Strangers
 from narrator.table.journal import Heartbeat, Journal, JournalError
+from narrator.table.phone_ear import PhoneEar, own_commands
 from narrator.table.readback import ReadBack
 from narrator.table.replay import UndoRule, undoable
 from narrator.table.voice import Voice, to_items
 from narrator.voice import Item, Say
 
 SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
-CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", *SETTINGS)
+CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", "free_seat", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 
 
@@ -69,16 +71,19 @@ class Host:
     listen_s: float = LISTEN_S
     keyboard: Ear | None = None  # an ear to offer after three misunderstandings (the keyboard), if any
     tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
+    phones: Hub | None = None  # the players' phones, when the game is played with them
     events: list[ev.Event] = field(default_factory=list)
     undo_rule: ClassVar[UndoRule] = UndoRule(takes=())  # each family's: what « annule » takes back
 
     def __post_init__(self) -> None:
+        if self.phones is not None and not isinstance(self.ear, PhoneEar):
+            self.ear = PhoneEar(self.ear, self.phones, self.note_seats)  # a ballot cast on a phone is heard
         self.talk = Conversation(
             voice=self.voice,
             ear=self.ear,
             clock=self.clock,
             prompts=self.prompts,
-            parse=self.parser.parse,
+            parse=self._parse,
             phrases=self.phrases,
             controls=CONTROLS,
             control=self._control,
@@ -215,6 +220,8 @@ class Host:
             self.voice.tell(*self.legend_lines())
         elif command.command == "help":
             self.voice.tell(self.prompts.line(self.help_key))
+        elif command.command == "free_seat" and command.player:
+            self.free_seat(command.player)
         elif command.command == "undo":
             what = self.undoable()
             if what is None:
@@ -223,6 +230,46 @@ class Host:
             self._record(ev.Undo())
             self.voice.tell(self.prompts.line("undone_what", what=what))
             self.take_back()
+
+    # -- the phones -----------------------------------------------------------------------
+
+    def _parse(self, text: str, phase: str = "any") -> list[Command]:
+        """The parser's commands; from a phone, only its seat's own (no phone speaks for another seat)."""
+        commands = self.parser.parse(text, phase)
+        seat = self.ear.seat if isinstance(self.ear, PhoneEar) else None
+        return commands if seat is None else own_commands(seat, commands)
+
+    def note_seats(self) -> None:
+        """Journal the seats the phones took since the last look (called from the game's thread only:
+        the web server's thread only notes them in the hub)."""
+        if self.phones is not None:
+            for seat in self.phones.claims():
+                self._record(ev.SeatTaken(seat))
+
+    def free_seat(self, seat: str) -> None:
+        """« libère la place de Ana », confirmed: Ana's phone loses the seat, and the next phone may take it
+        (a phone that took the wrong seat, a phone broken or out of battery)."""
+        if self.phones is None:
+            self.voice.tell(load_phone_prompts().line("no_phones"))
+            return
+        question = self.voice.last
+        said = load_phone_prompts()
+        if not self.talk.confirm(said.line("free_seat_check", player=seat)):
+            self.voice.tell(self.prompts.line("stop_cancelled"))
+        else:
+            self.note_seats()  # a claim noted before it is freed comes first in the journal
+            token = new_token()
+            self._record(ev.SeatFreed(seat, token))
+            self.phones.free(seat, token)
+            self.voice.tell(said.line("seat_freed", player=seat))
+        self.voice.last = question  # « répète » is still about the question the table was at
+
+    def hear_controls(self, seconds: float) -> None:
+        """Listen once, up to `seconds`, and do what the table says of the controls (while waiting for
+        the phones: « répète », « stop », « libère la place de Ana »)."""
+        for command in self.talk.hear("any", seconds) or []:
+            if command.command in CONTROLS:
+                self._control(command)
 
     def _record(self, event: ev.Event) -> None:
         """Journal an input before it is acted on."""
