@@ -14,10 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import yaml
+from phones_client import Phone
+from test_phones_table import Phones as SeatedPhones
+from test_phones_table import Table as CommandLine
 from test_session import ClockSpeaker, fake_render
 
+from narrator.app.classic import Classic, _card
 from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordVoices, answer_of
+from narrator.app.startup import TableRequest
 from narrator.listen.french import Parser
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Form, Question, Screen
@@ -443,9 +449,6 @@ def test_random_games_of_every_character_play_on_phones_as_resolve_says(seed: in
 def test_the_program_deals_the_cards_in_play_with_its_seed() -> None:
     """issue 16: "Digital deal: the narrator shuffles (journaled, seeded) and each phone shows its holder's
     card only"."""
-    from narrator.app.classic import Classic, _card
-    from narrator.app.startup import TableRequest
-
     asked = TableRequest(players=PLAYERS, roles=sorted(DEAL))
     table = Classic().table("thiercelieux", asked)
     one, same, other = table.dealt(5), table.dealt(5), table.dealt(6)
@@ -509,3 +512,110 @@ def test_a_lovers_ballot_against_the_beloved_is_told_to_the_voters_phone_alone()
     for seat in set(PLAYERS) - {"Fay"}:
         assert "Fay vote contre Dan" not in table.phones.everything(seat)
     assert not any("son amour" in line for line in table.said())
+
+
+CLI_CARDS = ["villageois", "loup", "voyante", "loup", "sorciere", "cupidon", "chasseur", "petite_fille"]
+CLI_SEED = 4
+CLI_DECOYS = {
+    load_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")
+}
+
+
+def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp_path: Path) -> None:
+    """`narrator play thiercelieux --phones` as a table runs it: eight phones on the real server (127.0.0.1)
+    take their seats, each sees its own card and answers its night on `/api/answer`; no operator."""
+    # the program deals the cards in play with the seed: the same deal here, to know who holds what
+    dealt = (
+        Classic().table("thiercelieux", TableRequest(players=PLAYERS, roles=sorted(CLI_CARDS))).dealt(CLI_SEED).record
+    )
+    card = dict(zip(PLAYERS, dealt.roles))
+    wolves = [p for p in PLAYERS if card[p] == "loup"]
+    villager = next(p for p in PLAYERS if card[p] == "villageois")
+
+    def choose(seat: str, question: dict) -> object:
+        """What each player touches: Cupidon unites the two wolves, the pack devours the villager, the witch
+        poisons a wolf (whose beloved dies of grief: the village wins at dawn); a decoy, anything."""
+        values = [c["value"] for c in question["choices"]]
+        if question["text"] in CLI_DECOYS:
+            return (
+                True
+                if question["form"] == "yes_no"
+                else values[: 2 if question["form"] == "pair" else 1]
+                if question["form"] in ("pair", "some")
+                else values[0]
+            )
+        role = card[seat]
+        if question["form"] == "yes_no":
+            return False
+        if role == "cupidon":
+            return wolves
+        if role == "loup":
+            return villager
+        if role == "sorciere":
+            return wolves[0]
+        return values[0]
+
+    journal = tmp_path / "partie.jsonl"
+    quiet = tmp_path / "voix.txt"
+    quiet.write_text("", encoding="utf-8")
+    roles = ",".join(sorted(CLI_CARDS))  # the cards in play, in any order
+    args = ["play", "thiercelieux", "--players", ",".join(PLAYERS), "--roles", roles, "--seed", str(CLI_SEED)]
+    table = CommandLine(tmp_path, [*args, "--phones", "--bind", "127.0.0.1", "--port", "0", "--ear", f"script:{quiet}", "--no-wait", "--journal", str(journal)], journal)  # fmt: skip
+    phones = SeatedPhones(table.port)
+    tokens = {seat: phones.sit(seat) for seat in PLAYERS}
+    shown: dict[str, list[dict]] = {seat: [] for seat in PLAYERS}
+    stop = threading.Event()
+    refused: list[tuple[str, object]] = []  # a decoy touched once its round is over: too late, and harmless
+
+    def play_phone(seat: str) -> None:
+        phone, done = Phone(table.port, tokens[seat]), 0
+        while not stop.is_set():
+            try:
+                reply = phone.call("GET", "/api/screen")
+            except OSError:
+                return  # the game is over: the server has stopped
+            if reply.status != 200:
+                return
+            screen = reply.json()["screen"]
+            shown[seat].append(screen)
+            question = screen["question"]
+            if question and not question["answered"] and question["asked"] > done:
+                done = question["asked"]
+                reply = phone.call("POST", "/api/answer", {"asked": done, "value": choose(seat, question)})
+                if reply.status != 200:
+                    refused.append((question["text"], reply.json()))
+            time.sleep(0.02)
+
+    threads = [threading.Thread(target=play_phone, args=(seat,), daemon=True) for seat in PLAYERS]
+    for thread in threads:
+        thread.start()
+    try:
+        assert table.process.wait(120) == 0, "".join(table.out + table.err)
+    finally:
+        stop.set()
+        phones.close()
+        if table.process.poll() is None:
+            table.process.kill()
+    assert all(text in CLI_DECOYS for text, _ in refused), refused
+    header, *events = table.events()
+    assert header["seed"] == CLI_SEED and header["deal"] == list(dealt.roles)
+    assert {e["key"]: e["by"] for e in events if e["type"] == "answer"} == dict.fromkeys(
+        ["cupidon", "voyante", "petite_fille", "loup", "sorciere"], "phone"
+    )
+    record = yaml.safe_load(journal.with_suffix(".record.yaml").read_text(encoding="utf-8"))
+    result = resolve_record(record)
+    assert result["camp"] == "village" and result["dead"] == [villager, wolves[0], wolves[1]]
+    heard = table.heard()
+    assert heard[-2] == "Le village n'a plus d'ennemi en vie : le village gagne."
+    # each phone showed its own card, and nobody else's
+    roles = load_classic().roles
+    for seat in PLAYERS:
+        names = {s["card"]["name"] for s in shown[seat] if s["card"]}
+        assert names == {roles[card[seat]].name.capitalize()}
+    # the lovers and the voyante's look: on their phones alone, never on the terminal or aloud
+    lovers = f"Cupidon unit {wolves[0]} et {wolves[1]} pour toujours."
+    knew = {seat for seat in PLAYERS if any(lovers in s["secrets"] for s in shown[seat])}
+    assert knew == {*wolves, next(p for p in PLAYERS if card[p] == "cupidon")}
+    terminal = "".join(table.out + table.err)
+    assert "Cupidon unit" not in terminal and "La voyante regarde" not in terminal
+    assert not any(token in terminal for token in tokens.values())  # no seat's token either

@@ -26,7 +26,6 @@ from narrator.app.startup import Io, Options, TableRequest, guarded, host_argume
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import KeyboardEar
-from narrator.phones.hub import Hub
 from narrator.phones.screens import Card
 from narrator.rules.classic import Record
 from narrator.script.classic.narration import load_narration, load_narration_script
@@ -90,7 +89,7 @@ class ClassicTable:
         host = host_arguments(
             options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal
         )
-        hub = _hub(io)
+        hub = host["phones"]  # the players' phones, when the table plays with them
         operator: Operator
         if hub is not None:
             prompts, spoken = host["prompts"], host["voice"]
@@ -168,12 +167,6 @@ class Classic:
 
     def demo(self, seed: int, out: str, model: str | None) -> bool:
         return run_classic_demo(seed, out, model)
-
-
-def _hub(io: Io) -> Hub | None:
-    """The players' phones' screens, when the table plays with them (the start-up opened them)."""
-    phones = getattr(io, "phones", None)
-    return phones.hub if phones is not None else None
 
 
 def _card(role_id: str) -> Card:
