@@ -32,7 +32,7 @@ from narrator.rules.classic.asks import Kind
 from narrator.rules.classic.deal import random_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
-from narrator.script.prompts import load_prompts
+from narrator.script.prompts import load_phone_prompts, load_prompts
 from narrator.table import events as ev
 from narrator.table.classic.phones import PhoneOperator
 from narrator.table.classic.session import ClassicSession
@@ -197,13 +197,13 @@ def phone_table(
     clock = FakeClock()
     speaker = ClockSpeaker(clock)
     voice = Voice(fake_render, speaker)
-    prompts = load_prompts()
+    prompts, words = load_prompts(), load_phone_prompts()
     hub = Hub(players)
     operator = PhoneOperator(
         hub,
         load_narration().phones,
-        prompts,
-        remind or (lambda: voice.tell(prompts.line("waiting_answer"))),
+        words,
+        remind or (lambda: voice.tell(words.line("waiting_answer"))),
         patience=patience,
     )
     ear = RecordVoices(record)
@@ -303,7 +303,7 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
     play(table)
     rounds = table.phones.rounds
     assert rounds
-    decoy_words = {load_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_yes_no")}
+    decoy_words = {load_phone_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_yes_no")}
     for number, questions in rounds.items():
         # every seat is asked, the dead included, so nobody learns who acted from who touched a phone
         assert set(questions) == set(PLAYERS), number
@@ -372,7 +372,7 @@ def test_a_missing_answer_is_asked_again_aloud_naming_nobody() -> None:
     ending = play(table)
     assert resolve_record(ending.record) == resolve_record(RECORD)
     said = table.said()
-    reminder = load_prompts().text("waiting_answer")
+    reminder = load_phone_prompts().text("waiting_answer")
     assert said.count(reminder) >= 2
     # said while the voyante's call is open, after her wake and before her sleep
     at = said.index(reminder)
@@ -517,7 +517,8 @@ def test_a_lovers_ballot_against_the_beloved_is_told_to_the_voters_phone_alone()
 CLI_CARDS = ["villageois", "loup", "voyante", "loup", "sorciere", "cupidon", "chasseur", "petite_fille"]
 CLI_SEED = 4
 CLI_DECOYS = {
-    load_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")
+    load_phone_prompts().text(k)
+    for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")
 }
 
 

@@ -31,6 +31,7 @@ from narrator.rules.classic import Record
 from narrator.script.classic.narration import load_narration, load_narration_script
 from narrator.script.classic.script import GAME, load_classic, load_classic_script
 from narrator.script.games import CLASSIC
+from narrator.script.prompts import load_phone_prompts
 from narrator.table.classic.operator import KeyboardOperator, Operator
 from narrator.table.classic.phones import PhoneOperator
 from narrator.table.classic.session import ClassicSession
@@ -92,7 +93,7 @@ class ClassicTable:
         hub = host["phones"]  # the players' phones, when the table plays with them
         operator: Operator
         if hub is not None:
-            prompts, spoken = host["prompts"], host["voice"]
+            prompts, spoken = load_phone_prompts(), host["voice"]
             hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
             remind = lambda: spoken.tell(prompts.line("waiting_answer"))  # noqa: E731
             operator = PhoneOperator(hub, load_narration().phones, prompts, remind)

@@ -104,12 +104,6 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "typed_ask_pointing": set(),
     "typed_ask_votes": {"voter", "target"},
     "typed_ask_card": {"card"},
-    # the players' phones: a decoy question of each form, and a slow answer asked again aloud
-    "phone_decoy_one": set(),
-    "phone_decoy_pair": set(),
-    "phone_decoy_some": set(),
-    "phone_decoy_yes_no": set(),
-    "waiting_answer": set(),
 }
 # what the narrator says of the players' phones (scripts/phones.yaml): a file of its own, so that a game
 # played without them keeps its scripts' version (narrator/app/startup.py's `script_version`)
@@ -128,6 +122,12 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "free_seat_check": {"player"},
     "seat_freed": {"player"},
     "no_phones": set(),
+    # the night: a decoy question of each form, and a slow answer asked again aloud
+    "phone_decoy_one": set(),
+    "phone_decoy_pair": set(),
+    "phone_decoy_some": set(),
+    "phone_decoy_yes_no": set(),
+    "waiting_answer": set(),
 }
 
 
