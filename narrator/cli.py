@@ -141,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
         "--seed",
         metavar="N",
         type=number,
-        help="avec les téléphones, jeux pour une nuit : le tirage de la donne (défaut : un nouveau à chaque partie)",
+        help="avec --phones : le tirage de la donne, que le programme distribue (défaut : un tirage nouveau)",
     )
     resume = sub.add_parser("resume", help="reprendre une partie interrompue là où elle s'était arrêtée")
     resume.add_argument(
@@ -435,9 +435,9 @@ def _asked(args: argparse.Namespace) -> TableRequest:
         first_game=args.first_game,
         legend=not args.no_legend,
         captain=getattr(args, "captain", False),
-        seed=getattr(args, "seed", None),
         extra=_cards(args.game, args.extra) if args.extra else None,
         groups=_groups(args.groups) if args.groups else None,
+        seed=getattr(args, "seed", None),
     )
 
 

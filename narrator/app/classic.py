@@ -1,12 +1,17 @@
 """The classic family (`thiercelieux`): night after night, an operator types the night's choices.
 
 The operator, who does not play, types each call's choice on a private screen; the table hears
-every public line and plays the day by voice. The game ends written as a record beside its
-journal, which `narrator resolve` plays to the same end.
+every public line and plays the day by voice. With the players' phones (`--phones`) there is no
+operator: the program deals the cards (`--roles` are the cards in play, shuffled with `--seed`),
+each phone shows its holder's card, and the night's choices are made on the phones
+(narrator/table/classic/phones.py). The game ends written as a record beside its journal, which
+`narrator resolve` plays to the same end.
 """
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -27,11 +32,14 @@ from narrator.app.startup import (
 from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import KeyboardEar
+from narrator.phones.screens import Card
 from narrator.rules.classic import Record
 from narrator.script.classic.narration import load_narration, load_narration_script
 from narrator.script.classic.script import GAME, load_classic, load_classic_script
 from narrator.script.games import CLASSIC
-from narrator.table.classic.operator import KeyboardOperator
+from narrator.script.prompts import load_phone_prompts
+from narrator.table.classic.operator import KeyboardOperator, Operator
+from narrator.table.classic.phones import PhoneOperator
 from narrator.table.classic.session import ClassicSession
 from narrator.table.classic.setup import check_deal
 from narrator.table.events import Event
@@ -49,6 +57,7 @@ class ClassicTable:
 
     record: Record
     minutes: int | None = None  # None: the script's
+    seed: int | None = None  # the program's deal was drawn with it (the phones); None: the table's cards
     family: str = CLASSIC
     game: str = GAME
 
@@ -64,7 +73,19 @@ class ClassicTable:
             "extra": list(record.extra),
             "groups": dict(zip(record.players, record.groups)),
             "minutes": self.minutes,
+            "seed": self.seed,
         }
+
+    def dealt(self, seed: int | None) -> ClassicTable:
+        """The same cards dealt by the program, shuffled with `seed` (a fresh one by default), in seat order."""
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        record = self.record
+        cards = list(record.roles)
+        random.Random(seed).shuffle(cards)
+        groups = dict(zip(record.players, record.groups)) or None
+        options = asdict(record.options)
+        dealt = check_deal(list(record.players), cards, options, list(record.extra) or None, groups)
+        return ClassicTable(dealt, self.minutes, seed)
 
     def voice(self, options: Options) -> Renderer:
         return renderer(options.voice)
@@ -75,9 +96,18 @@ class ClassicTable:
         host = host_arguments(
             options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal
         )
-        ear = io.ear
-        # one keyboard for the table's typed answers and the operator's: the lines are read in turn
-        read_line = ear.read_line if isinstance(ear, KeyboardEar) else None
+        hub = host["phones"]  # the players' phones, when the table plays with them
+        operator: Operator
+        if hub is not None:
+            prompts, spoken = load_phone_prompts(), host["voice"]
+            hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
+            remind = lambda: spoken.tell(prompts.line("waiting_answer"))  # noqa: E731
+            operator = PhoneOperator(hub, load_narration().phones, prompts, remind)
+        else:
+            # one keyboard for the table's typed answers and the operator's: the lines are read in turn
+            ear = io.ear
+            read_line = ear.read_line if isinstance(ear, KeyboardEar) else None
+            operator = KeyboardOperator(read_line, seats=record.players)  # a player's number: his seat
         session = ClassicSession(
             rules=load_classic(),
             narration=load_narration(),
@@ -86,7 +116,7 @@ class ClassicTable:
             options=record.options,
             extra=record.extra,
             groups=record.groups,
-            operator=KeyboardOperator(read_line, seats=record.players),  # a player's number: his seat
+            operator=operator,
             minutes=self.minutes,
             **host,
         )
@@ -124,7 +154,10 @@ class Classic:
         return ClassicTable(record, asked.minutes)
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
-        return start(self.table(game, asked), options, journal_path)
+        table = self.table(game, asked)
+        if getattr(options, "phones", False):
+            table = table.dealt(asked.seed)  # the program deals: --roles are the cards in play
+        return start(table, options, journal_path)
 
     def night(self, game: str, asked: TableRequest) -> list[Item]:
         """The first night of the table, every call with its usual wait."""
@@ -134,7 +167,12 @@ class Classic:
     def from_header(self, header: dict) -> ClassicTable:
         deal = list(header["deal"])
         record = check_deal(list(header["players"]), deal, dict(header["options"]), header["extra"], header["groups"])
-        return ClassicTable(record, header["minutes"])
+        return ClassicTable(record, header["minutes"], header.get("seed"))
 
     def demo(self, seed: int, out: str, model: str | None) -> bool:
         return run_classic_demo(seed, out, model)
+
+
+def _card(role_id: str) -> Card:
+    role = load_classic().roles[role_id]
+    return Card(role.id, role.name[:1].upper() + role.name[1:], role.card)

@@ -15,13 +15,13 @@ from typing import Any
 from narrator.listen.ear import Heard
 from narrator.rules.classic.asks import Ask, Kind, Words
 from narrator.rules.phase import PhaseId
-from narrator.table.classic.operator import typed_as
+from narrator.table.classic.operator import OnScreen, typed_as
 from narrator.table.classic.replay import debated
 
 Speak = Callable[[str, str, Sequence[str], float], str | None]  # (who, words, phrases, timeout) -> heard text
 
 
-class RecordOperator:
+class RecordOperator(OnScreen):
     """Types what a record says each night role chose (the operator's screen, scripted)."""
 
     def __init__(self, record: dict, show: Callable[[str], None] | None = None) -> None:

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Iterator
 
 from narrator.rules.classic.asks import Ask, Words
 from narrator.rules.phase import PhaseId
-from narrator.table.classic.operator import UNDO, OperatorUndo
+from narrator.table.classic.operator import UNDO, OnScreen, OperatorUndo
 
 
-class ScriptedOperator:
+class ScriptedOperator(OnScreen):
     """Answers from a list of (record key, answer), in order (tests, rehearsals); shows go to `shown`.
     An entry « annule » (the bare word) is the operator taking back his previous entry."""
 

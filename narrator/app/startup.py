@@ -63,7 +63,6 @@ class TableRequest:
 
     players: list[str] | None = None  # None: set up by voice, where the family can
     roles: list[str] | None = None  # role ids: the cards in play (one-night), each seat's card (classic)
-    seed: int | None = None  # with the phones, one-night: what the program's deal is drawn with (None: fresh)
     scenario: str | None = None
     minutes: int | None = None
     first_game: bool = False
@@ -71,6 +70,7 @@ class TableRequest:
     captain: bool = False
     extra: list[str] | None = None  # the undealt cards (classic)
     groups: dict[str, int] | None = None  # the sectaire's groups (classic)
+    seed: int | None = None  # what the program deals the cards with, when it does (the phones)
 
 
 class TableGame(Protocol):
@@ -221,7 +221,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
         "game": table.game,
         "script": script_version(table.game, io.phones is not None),
         "players": list(table.players),
-        "seed": None,  # nothing drawn by the program (physical cards, the operator's), unless the table says
+        "seed": None,  # nothing drawn by the program, unless the family's header says with what (the phones' deal)
         **table.header(),
         "voice": options.voice,
     }

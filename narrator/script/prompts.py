@@ -122,6 +122,12 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "free_seat_check": {"player"},
     "seat_freed": {"player"},
     "no_phones": set(),
+    # the night: a decoy question of each form, and a slow answer asked again aloud
+    "phone_decoy_one": set(),
+    "phone_decoy_pair": set(),
+    "phone_decoy_some": set(),
+    "phone_decoy_yes_no": set(),
+    "waiting_answer": set(),
 }
 
 

@@ -74,9 +74,17 @@ class Ask:
     # bègue's day): a record answers them all with a list, one player each, in order
     many: bool = False
     who: str | None = None  # the player who answers, when one does (the hunter, the captain): the table asks him
+    # the players who answer it on their own phones: the living holder(s) of the called card (the whole
+    # pack for the wolves' victim; SPY: the petite fille, then the wolves who may catch her), each voter
+    # for BALLOTS, `who` by default; empty: the table as a whole (the captain's election)
+    by: tuple[str, ...] = ()
     # the question on the operator's screen, in plain words, when `expected` speaks a record's notation
     # (« {take: 0 ou 1} », « true : … »): what to type there is a number, a name, o or n
     screen: Reason | None = None
+
+    def __post_init__(self) -> None:
+        if not self.by and self.who is not None:
+            object.__setattr__(self, "by", (self.who,))
 
     @property
     def plain(self) -> Reason:

@@ -45,6 +45,7 @@ def choose_player(
     turn: Turn,
     role: Role,
     *,
+    by: tuple[str, ...],
     context: Reason,
     expected: Reason,
     choices: tuple[str, ...],
@@ -53,9 +54,18 @@ def choose_player(
     field: str = "",
     screen: Reason | None = None,
 ) -> str | None:
-    """The one player `role` chooses now, asked under its id; None when the power is not used (a night
-    power is not forced unless the rules say so)."""
+    """The one player `role` chooses now, asked under its id of `by`, who act as it; None when the power is
+    not used (a night power is not forced unless the rules say so)."""
     ask = Ask(
-        role.id, Kind.PLAYER, context, expected, forced=forced, choices=choices, notes=notes, field=field, screen=screen
+        role.id,
+        Kind.PLAYER,
+        context,
+        expected,
+        forced=forced,
+        choices=choices,
+        notes=notes,
+        field=field,
+        screen=screen,
+        by=by,
     )
     return turn.decider.player(ask)

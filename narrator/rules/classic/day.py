@@ -90,6 +90,7 @@ def _stutter(turn: Turn, state: State) -> State:
         context=Reason("ask_stutter", {"role": rid, "name": judge}),
         expected=Reason("expect_stutter"),
         screen=Reason("screen_stutter"),
+        by=(judge,),
     )
     if not turn.decider.yes(ask):
         return state
@@ -196,6 +197,7 @@ def _ballots(
         context=context,
         expected=expected,
         ballots=rows,
+        by=voters,
         secret=secret,
         notes=tuple(notes),
     )

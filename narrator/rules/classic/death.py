@@ -82,6 +82,7 @@ def _devotion(turn: Turn, state: State, eliminated: list[str]) -> State:
         expected=Reason("expect_devote", {"role": rid}),
         screen=Reason("screen_devote", {"role": rid}),
         choices=tuple(eliminated),
+        by=(maid,),
     )
     pick = turn.decider.player(ask)
     if pick is None:

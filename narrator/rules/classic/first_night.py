@@ -35,6 +35,7 @@ def steal(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         ),
         expected=Reason("expect_steal_wolves" if both_wolves else "expect_steal"),
         screen=Reason("screen_steal_wolves" if both_wolves else "screen_steal"),
+        by=(thief,),
         options=tuple((i, turn.name(c)) for i, c in enumerate(cards)),
     )
     take = turn.decider.option(ask)
@@ -59,6 +60,7 @@ def pair(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=Reason("ask_pair", {"role": role.id, "name": cupid}),
         expected=Reason("expect_pair", {"role": role.id}),
         choices=tuple(state.living()),
+        by=(cupid,),
     )
     pair = turn.decider.pair(ask)
     if pair is None:
@@ -81,6 +83,7 @@ def model(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     model = choose_player(
         turn,
         role,
+        by=(child,),
         forced=True,  # as Cupidon's choice
         context=Reason("ask_model", {"role": role.id, "name": child}),
         expected=Reason("expect_model"),
@@ -106,6 +109,7 @@ def choose(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=Reason("ask_choose", {"role": role.id, "name": dog}),
         expected=Reason("expect_choose"),
         options=tuple((c, turn.name(c)) for c in cards),
+        by=(dog,),
     )
     card = turn.decider.option(ask)
     if card is None:

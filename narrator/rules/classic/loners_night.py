@@ -34,6 +34,7 @@ def charm(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         screen=Reason("screen_charm"),
         choices=choices,
         count=count,
+        by=(piper,),
         notes=((piper, SELF),) + tuple((p, Reason("note_charmed")) for p in state.charmed),
     )
     charmed = turn.decider.players(ask)

@@ -116,6 +116,7 @@ class Role:
     wolf: bool = False  # wakes with the pack; a wolf is never the pack's victim
     wake: int | None = None  # night order (the published game's, RULINGS thiercelieux 18)
     copies: int | None = None  # how many cards the box has; None: as many as the table needs
+    card: str = ""  # what the card does, in French, as its holder's phone shows it
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ def perform(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         expected=Reason("expect_perform_once" if once else "expect_perform"),
         screen=Reason("screen_perform"),
         options=tuple((i, turn.name(c)) for i, c in left),
+        by=(comedian,),
     )
     use = turn.decider.option(ask)
     if use is None:
@@ -64,6 +65,7 @@ def protect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         target = choose_player(
             turn,
             role,
+            by=(guard,),
             forced=False,
             context=Reason("ask_he_wakes", {"role": role.id, "name": guard}),
             expected=Reason("expect_protect", {"role": role.id}),
@@ -84,6 +86,7 @@ def see(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     target = choose_player(
         turn,
         role,
+        by=(seer,),
         forced=False,
         context=Reason("ask_she_wakes", {"role": role.id, "name": seer}),
         expected=Reason("expect_see", {"role": role.id}),
@@ -106,6 +109,7 @@ def sniff(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     middle = choose_player(
         turn,
         role,
+        by=(fox,),
         forced=False,
         context=Reason("ask_he_wakes", {"role": role.id, "name": fox}),
         expected=Reason("expect_sniff"),
@@ -127,7 +131,8 @@ def spy(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     # 002: "Si elle se fait surprendre par un des Loups-Garous, elle meurt immédiatement (en silence),
     # à la place de la victime désignée." (RULINGS thiercelieux 5)
     girl = actor(turn, state, dark, role)
-    if girl is None or not any(turn.rules.is_wolf(state, p) for p in state.living()):
+    wolves = tuple(p for p in state.living() if turn.rules.is_wolf(state, p))
+    if girl is None or not wolves:
         return state
     ask = Ask(
         role.id,
@@ -135,6 +140,7 @@ def spy(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         forced=False,
         context=Reason("ask_spy", {"role": role.id, "name": girl}),
         expected=Reason("expect_spy"),
+        by=(girl, *wolves),
     )
     spy = turn.decider.spy(ask)
     if spy is not None and spy.caught:
@@ -183,6 +189,7 @@ def potions(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         heal=heal,
         no_heal=no_heal,
         no_poison=no_poison,
+        by=(witch,),
     )
     used = turn.decider.potions(ask)
     if used is None:
@@ -207,6 +214,7 @@ def mark(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     target = choose_player(
         turn,
         role,
+        by=(raven,),
         forced=False,
         context=Reason("ask_he_wakes", {"role": role.id, "name": raven}),
         expected=Reason("expect_mark"),
@@ -235,6 +243,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
             context=context,
             expected=Reason("expect_ignite"),
             screen=Reason("screen_ignite"),
+            by=(pyro,),
         )
         if turn.decider.yes(ask):
             dark.fire = True
@@ -248,6 +257,7 @@ def fire(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     target = choose_player(
         turn,
         role,
+        by=(pyro,),
         forced=False,
         field="douse",
         context=context,

@@ -39,6 +39,7 @@ def devour(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     target = choose_player(
         turn,
         role,
+        by=tuple(wolves),
         # 002: "elle meurt à la place de la victime éventuellement choisie": once the petite fille
         # is caught, the pack need not have chosen
         forced=not dark.caught,
@@ -70,6 +71,7 @@ def infect(turn: Turn, state: State, dark: Dark, role: Role) -> State:
         context=Reason("ask_infect", {"role": role.id, "name": father, "victim": victim}),
         expected=Reason("expect_infect"),
         screen=Reason("screen_infect", {"role": role.id, "victim": victim}),
+        by=(father,),
     )
     if not turn.decider.yes(ask):
         return state
@@ -95,6 +97,7 @@ def betray(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     dark.betrayed = choose_player(
         turn,
         role,
+        by=(white,),
         forced=False,
         context=Reason("ask_betray", {"role": role.id, "name": white}),
         expected=Reason("expect_betray"),
@@ -120,6 +123,7 @@ def second(turn: Turn, state: State, dark: Dark, role: Role) -> State:
     dark.second = choose_player(
         turn,
         role,
+        by=(big,),
         forced=False,
         context=Reason("ask_second", {"role": role.id, "name": big}),
         expected=Reason("expect_second"),

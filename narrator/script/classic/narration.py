@@ -71,6 +71,33 @@ DAY_SCHEMA: dict[str, Any] = {
 }
 PUBLIC_SCHEMA: dict[str, Any] = {"type": "array", "items": _ID, "uniqueItems": True}
 REWORDED_SCHEMA: dict[str, Any] = {"type": "object", "propertyNames": _ID, "additionalProperties": _TEXT}
+# who learns a private sentence: `call` (who answered the question it follows) or its players' placeholders
+CONFIDED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "propertyNames": _ID,
+    "additionalProperties": {"type": "array", "items": _ID, "uniqueItems": True},
+}
+CALL = "call"
+NOT_PLAYERS = {"role", "count", "number", "cards", "camp", "phase"}  # placeholders that name no player
+# what a phone shows of the questions in parts (the potions, the spying) and of the pack's agreement
+PHONE_PLACEHOLDERS: dict[str, set[str]] = {
+    "heal": {"victim"},
+    "no_heal": {"why"},
+    "poison": set(),
+    "no_poison": {"why"},
+    "spied": set(),
+    "caught": set(),
+    "together": {"names"},
+    "proposals": {"proposals"},
+    "proposal": {"voter", "target"},
+    "nobody": set(),
+}
+PHONES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {key: _TEXT for key in PHONE_PLACEHOLDERS},
+    "required": list(PHONE_PLACEHOLDERS),
+    "additionalProperties": False,
+}
 # the placeholders each spoken ask may use
 ASK_PLACEHOLDERS = {"who", "choices", "example"}
 
@@ -104,6 +131,9 @@ class Narration:
     asks: Mapping[str, str]  # record key -> the question said aloud
     public: frozenset[str]  # the engine's sentences said aloud; the others go to the operator's screen
     reworded: Mapping[str, str]  # public sentences said otherwise aloud than in `texts` (no secret in them)
+    # who learns each private sentence on their phone: `call` and/or the sentence's placeholders naming players
+    confided: Mapping[str, tuple[str, ...]]
+    phones: Mapping[str, str]  # what the phones show of the questions in parts and of the pack's agreement
 
     def debate_opening(self, time: str) -> list[Step]:
         """The debate's first lines, with its length said as words (« cinq minutes », « une minute »)."""
@@ -137,7 +167,7 @@ def load_narration_script(text: str, file: str) -> Narration:
 
 def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     """What the schema cannot say: calls in the engine's waking order, answers that are night choices."""
-    from narrator.script.classic.script import PLACEHOLDERS  # classic.py imports this module's schemas
+    from narrator.script.classic.script import PLACEHOLDERS, SENTENCES  # script.py imports this module's schemas
 
     data = cast(dict[str, Any], doc.data)
     out = []
@@ -176,6 +206,39 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
             out.append(doc.problem(("reworded", key), f"« {key} » n'est pas dans `public`"))
         elif key in PLACEHOLDERS:
             out += text_problems(doc, ("reworded", key), text, PLACEHOLDERS[key])
+    out += _confided_problems(doc, PLACEHOLDERS, SENTENCES)
+    for key, text in data["phones"].items():
+        out += text_problems(doc, ("phones", key), text, PHONE_PLACEHOLDERS[key])
+    return out
+
+
+def _confided_problems(doc: Marked, placeholders: Mapping[str, set[str]], sentences: frozenset[str]) -> list[Problem]:
+    """Every private sentence of the engine has its learners (none: []), a public one none; each learner is
+    `call` or a placeholder of the sentence that names players."""
+    data = cast(dict[str, Any], doc.data)
+    public, confided = set(data["public"]), data["confided"]
+    out = []
+    for key, learners in confided.items():
+        at = ("confided", key)
+        if key not in sentences:
+            out.append(doc.problem(at, f"« {key} » n'est pas une phrase du moteur (`texts`)"))
+            continue
+        if key in public:
+            out.append(doc.problem(at, f"« {key} » est dans `public` : toute la table l'entend"))
+        named = placeholders[key] - NOT_PLAYERS
+        for i, who in enumerate(learners):
+            if who != CALL and who not in named:
+                allowed = ", ".join([CALL, *sorted(named)])
+                out.append(doc.problem((*at, i), f"attendu : {allowed} ; trouvé : {who}"))
+    missing = sorted(sentences - public - set(confided))
+    if missing:
+        out.append(
+            doc.problem(
+                ("confided",),
+                "attendu : qui apprend chaque phrase absente de `public` ([] : personne) ; manque : "
+                + ", ".join(missing),
+            )
+        )
     return out
 
 
@@ -238,6 +301,8 @@ def _narration(data: dict) -> Narration:
         asks=dict(day["asks"]),
         public=frozenset(data["public"]),
         reworded=dict(data.get("reworded", {})),
+        confided={key: tuple(who) for key, who in data["confided"].items()},
+        phones=dict(data["phones"]),
     )
 
 

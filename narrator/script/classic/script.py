@@ -25,8 +25,10 @@ from narrator.rules.classic.model import (
 )
 from narrator.rules.reason import Reason
 from narrator.script.classic.narration import (
+    CONFIDED_SCHEMA,
     DAY_SCHEMA,
     NIGHT_SCHEMA,
+    PHONES_SCHEMA,
     PUBLIC_SCHEMA,
     REWORDED_SCHEMA,
     narration_problems,
@@ -103,6 +105,8 @@ PLACEHOLDERS |= {
     "white_wolf_wins": {"names"},
     "sect_wins": {"names"},
 }
+# the engine's sentences (the others are the questions' words): each is public, or `confided` to someone
+SENTENCES = frozenset(PLACEHOLDERS) - {"and"}
 # What the engine's questions (`Ask`) show on the operator's screen and in a record's errors, never
 # said aloud: why it is asked, the answer expected (in a record's notation, or in plain words), why a
 # potion may not be used, why a record's choice was not asked. Each with the placeholders its Reason gives.
@@ -229,6 +233,7 @@ _ROLE: dict[str, Any] = {
     "type": "object",
     "properties": {
         "name": _TEXT,
+        "card": _TEXT,
         # lovers of two camps become `amoureux`: no card is dealt in it
         "camp": {"enum": [c.value for c in Camp if c is not Camp.LOVERS]},
         "power": {"enum": [p.value for p in Power]},
@@ -236,7 +241,7 @@ _ROLE: dict[str, Any] = {
         "wake": {"type": "integer", "minimum": 1},
         "copies": {"type": "integer", "minimum": 1},
     },
-    "required": ["name", "camp"],
+    "required": ["name", "card", "camp"],
     "additionalProperties": False,
 }
 SCHEMA: dict[str, Any] = {
@@ -282,8 +287,22 @@ SCHEMA: dict[str, Any] = {
         "day": DAY_SCHEMA,
         "public": PUBLIC_SCHEMA,
         "reworded": REWORDED_SCHEMA,
+        "confided": CONFIDED_SCHEMA,
+        "phones": PHONES_SCHEMA,
     },
-    "required": ["game", "title", "rulebooks", "options", "roles", "texts", "night", "day", "public"],
+    "required": [
+        "game",
+        "title",
+        "rulebooks",
+        "options",
+        "roles",
+        "texts",
+        "night",
+        "day",
+        "public",
+        "confided",
+        "phones",
+    ],
     "additionalProperties": False,
 }
 # Keys a record's phases use for other things than a role: no role may be called so.
@@ -396,6 +415,7 @@ def _rules(data: dict) -> Rules:
             wolf=r.get("wolf", False),
             wake=r.get("wake"),
             copies=r.get("copies"),
+            card=r["card"],
         )
         for rid, r in data["roles"].items()
     }

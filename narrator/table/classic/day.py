@@ -33,7 +33,7 @@ class ClassicDay:
     host: Host
     rules: Rules
     narration: Narration
-    operator: Operator  # shown what the table may not hear (a secret reason)
+    operator: Operator  # told what the table may not hear (a secret reason), or the player's phone
     players: tuple[str, ...]  # in seat order
 
     def choice(self, ask: Ask) -> str | None:
@@ -72,7 +72,7 @@ class ClassicDay:
         if note is not None and note.key not in self.narration.public:
             # refusals the table hears name public facts only: the lovers are a secret
             why = f"{say(self.rules, ask.context)} : pas {target}, {say(self.rules, note)}"
-            self.operator.show(f"{why} ; la table n'entend pas pourquoi.")
+            self.operator.note(f"{why} ; la table n'entend pas pourquoi.", ask.by)
         said = self._public_note(ask, target)
         if said:
             return self.host.prompts.line("choice_refused_because", target=target, why=said)
@@ -122,13 +122,15 @@ class ClassicDay:
 
     def _secret_ballot(self, ask: Ask, said: Command) -> None:
         """A ballot the rules forbid because of a secret (a lover against the beloved) is counted as said and
-        shown to the operator alone, who may take it back: the table must not learn the secret from it."""
+        told to the operator alone, or to the voter's phone alone, and may be taken back: the table must not
+        learn the secret from it."""
         voter, target = said.voter, said.target
         if (voter, target) not in ask.secret:
             return
-        self.operator.show(
+        self.operator.note(
             f"{voter} vote contre {target}, {say(self.rules, SPARED)} : compté tel quel, la table ne le sait pas. "
-            f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau."
+            f"Pour le reprendre : « annule » à la table, puis le vote de {voter} à nouveau.",
+            (voter,) if voter else (),
         )
 
     def debate(self, number: int, minutes: int, left: float | None) -> None:

@@ -38,6 +38,8 @@ NO = ("n", "non", "no")
 
 
 class Operator(Protocol):
+    by: str  # who answers, as the journal says it: operator, phone
+
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
         """The answer to `ask`, as a record writes it (None: the power is not used); `words` words its
         reasons (why it is asked, what is expected)."""
@@ -47,8 +49,34 @@ class Operator(Protocol):
         """A line for the operator's eyes only."""
         ...
 
+    def note(self, text: str, seats: Sequence[str]) -> None:
+        """What these players may know now (a choice refused, the only choice left): the operator's
+        screen, or their phones."""
+        ...
 
-class KeyboardOperator:
+    def confide(self, number: int, text: str, seats: Sequence[str], replayed: bool) -> None:
+        """The game's `number`th private sentence (the voyante's look, the lovers…), which `seats` learn
+        (the script's `confided`); `replayed`: the game is replaying its journal, and says it again."""
+        ...
+
+
+class OnScreen:
+    """An operator who reads everything on his own screen: the private sentences as they come."""
+
+    by = "operator"
+
+    def show(self, text: str) -> None:
+        raise NotImplementedError
+
+    def note(self, text: str, seats: Sequence[str]) -> None:
+        self.show(text)
+
+    def confide(self, number: int, text: str, seats: Sequence[str], replayed: bool) -> None:
+        if not replayed:
+            self.show(text)
+
+
+class KeyboardOperator(OnScreen):
     """Asks on a text screen and reads typed lines; `read_line` raises EOFError when input ends.
 
     `seats`: the players in seat order. A player then has the same number in every list of the

@@ -29,7 +29,7 @@ from narrator.rules.classic.victory import winners
 from narrator.rules.errors import RecordError
 from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
-from narrator.script.classic.narration import Call, Narration
+from narrator.script.classic.narration import CALL, Call, Narration
 from narrator.script.classic.script import say, say_aloud
 from narrator.script.line import Line, Wait
 from narrator.table import events as ev
@@ -101,6 +101,8 @@ class ClassicSession(Host):
     def _play(self) -> Ending:
         answers, pending = journaled(self.events)
         self._said = 0  # lines of the night and of the engine so far, said or not (see `_aloud`)
+        self._confided = 0  # the engine's private sentences so far, the same in a replay
+        self._answerers: tuple[str, ...] = ()
         self._mute = heard(self.events)  # how many of them the table has already heard
         self._replay = deque(answers)
         self._pending = pending
@@ -121,6 +123,7 @@ class ClassicSession(Host):
         self._reached = (number - 1) * 2 + (1 if kind == "night" else 2)  # phases begun, for `record`
         self.phase = PhaseId("night" if kind == "night" else "day", number)
         self.label = self.phase.label  # for the operator's screen and the record's paths
+        self._answerers = ()
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -163,6 +166,7 @@ class ClassicSession(Host):
         """The answer to one of the engine's questions: journaled, replayed, or asked now; `rule` reads it as
         a record's answer of that kind (a player, the ballots…)."""
         self.asking = ask  # what the table is being asked (a simulated table answers it: record_play.py)
+        self._answerers = ask.by  # who learns the sentences that follow (`confided: call`)
         in_call = self._place(ask)  # replayed or not, the same lines come in the same order
         if self._replay:
             index, event = self._replay.popleft()
@@ -187,7 +191,7 @@ class ClassicSession(Host):
             try:
                 checked = self._check(ask, rule, value)
             except RecordError as exc:
-                self.operator.show(f"Refusé : attendu : {exc.expected}.")
+                self.operator.note(f"Refusé : attendu : {exc.expected}.", ask.by)
                 continue
             # how a record holds it: under a field of the key's mapping, or one of a list
             self._record(ev.Answer(self.phase, ask.key, value, by, many=ask.many, field=ask.field))
@@ -241,11 +245,11 @@ class ClassicSession(Host):
         """Who answers: the operator during a night call, the table aloud for the public decisions the
         script lists, the operator for the others; nobody when the rules leave one choice."""
         if ask.forced and ask.kind is Kind.PLAYER and len(ask.choices) == 1:
-            self.operator.show(f"{self.words(ask.context)} : seul choix possible, {ask.choices[0]}.")
+            self.operator.note(f"{self.words(ask.context)} : seul choix possible, {ask.choices[0]}.", ask.by)
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
             return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self.day.choice(ask)), "voice"
-        return self.operator.answer(ask, self.phase, self.words), "operator"
+        return self.operator.answer(ask, self.phase, self.words), self.operator.by
 
     def _ballots(self, ask: Ask) -> Ballots:
         """A vote said aloud, after the day's debate; a vote cut short goes on from the journal's ballots."""
@@ -329,8 +333,18 @@ class ClassicSession(Host):
                 self._morning()
             if self._aloud():
                 self.voice.tell(Line(reason.key + "*", self.aloud(reason)))
-        elif not self._replay:
-            self.operator.show(self.words(reason))
+        else:
+            self._confided += 1
+            self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))
+
+    def _learners(self, reason: Reason) -> tuple[str, ...]:
+        """Who learns a private sentence (the script's `confided`): the players who answered the question it
+        follows (`call`), or those it names."""
+        who: list[str] = []
+        for learner in self.narration.confided.get(reason.key, ()):
+            named = self._answerers if learner == CALL else reason.params.get(learner)
+            who += named if isinstance(named, list | tuple) else [str(named)]
+        return tuple(p for p in dict.fromkeys(who) if p in self.players)
 
     help_key = "help_classic"
 
