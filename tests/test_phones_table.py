@@ -58,11 +58,12 @@ def _first_choices(message: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class Phones:
-    """The players' phones, each an HTTP client and a WebSocket held open, on one loop of their own; each
-    touches the first choices of the night's questions (a one-night game on the phones deals the cards)."""
+    """The players' phones, each an HTTP client and a WebSocket held open, on one loop of their own; with
+    `touch`, each touches the first choices of the questions it is shown (a one-night game's night)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, touch: bool = False) -> None:
         self.port = port
+        self.touch = touch  # each phone touches the first choices of the questions it is shown
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -95,7 +96,7 @@ class Phones:
                         if message.type.name in ("CLOSE", "CLOSED", "CLOSING", "ERROR"):
                             self.closed[seat] = socket.ws.close_code
                             return
-                        answer = _first_choices(message.json()) if message.type.name == "TEXT" else None
+                        answer = _first_choices(message.json()) if self.touch and message.type.name == "TEXT" else None
                         if answer is not None:  # the night's question (or its decoy) on this phone
                             await socket.send(answer)
             finally:
@@ -182,7 +183,7 @@ def test_a_phone_game_journals_its_phones_and_a_resumed_one_serves_them_again(tm
     answers = tmp_path / "avant.txt"
     answers.write_text("libère la place de Ben\noui\n", encoding="utf-8")  # then the answers stop: a crash
     first = Table(tmp_path, ["play", *TABLE, *PHONES, "--ear", f"script:{answers}", "--no-wait", "--journal", str(journal)], journal)  # fmt: skip
-    phones = Phones(first.port)
+    phones = Phones(first.port, touch=True)  # a one-night game on the phones: the program deals
     try:
         first.wait_for(lambda: any(line.startswith("Chaque joueur a besoin d'un téléphone") for line in first.heard()))
         tokens = {}
@@ -212,7 +213,7 @@ def test_a_phone_game_journals_its_phones_and_a_resumed_one_serves_them_again(tm
     # is refused and a new phone takes Ben's seat with the token the journal holds
     second = Table(tmp_path, ["resume", str(journal), "--ear", "keyboard", "--no-wait"], journal)
     assert second.port == first.port
-    phones = Phones(second.port)
+    phones = Phones(second.port, touch=True)
     try:
         phones.come_back("Ana", tokens["Ana"])
         phones.come_back("Cleo", tokens["Cleo"])
