@@ -41,9 +41,9 @@ from narrator.script.onenight.script import load_script, load_shipped, script_pa
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
+from narrator.table.host import Stopped
 from narrator.table.journal import Journal, JournalError, finished, read_journal
 from narrator.table.onenight.announcer import plan
-from narrator.table.host import Stopped
 from narrator.table.onenight.session import Session
 from narrator.table.voice import Voice
 
