@@ -109,8 +109,10 @@ class Phones:
         choose: Callable[[str, Question], object],
         slow: set[str] | None = None,
         clock: FakeClock | None = None,
+        lazy: set[str] | None = None,
     ) -> None:
         self.hub, self.choose, self.slow, self.clock = hub, choose, slow or set(), clock
+        self.lazy = lazy or set()  # phones that never touch a decoy (a phone left on the table)
         self.seen: dict[str, list[Screen]] = {seat: [] for seat in hub.seats}
         self.answered: list[tuple[str, Question, object]] = []
         self._lock = threading.Lock()
@@ -126,7 +128,11 @@ class Phones:
     def _phone(self, seat: str) -> None:
         while not self._stop.is_set():
             screen = self.hub.screen(seat)
-            if screen.question is not None and not screen.answered:
+            if (
+                screen.question is not None
+                and not screen.answered
+                and not (seat in self.lazy and screen.question.decoy)
+            ):
                 if seat in self.slow and not screen.question.decoy and self.clock is not None:
                     self.slow.discard(seat)
                     self.clock.advance(20)  # the player takes 20 seconds (on the game's fake clock)
@@ -158,8 +164,9 @@ def chooser(record: dict) -> Callable[[str, Question], object]:
     said = {text: key for key, text in words.questions.items()}
 
     def choose(seat: str, question: Question) -> object:
-        if question.decoy or question.form is Form.TAP:
-            return question.choices[0].value if question.choices else None
+        if question.decoy or question.form is Form.TAP:  # touched as the form asks: two for a pair
+            values = [c.value for c in question.choices]
+            return (values[:2] if question.form is Form.PAIR else values[0]) if values else None
         key = said[question.text]
         choice = record["night"].get(seat, {})
         if key == "copy":
@@ -387,6 +394,20 @@ def test_while_an_answer_is_late_the_table_is_heard_and_may_stop_the_night() -> 
     assert "phones_late" in ids and ids.index("voleur_wake") < ids.index("phones_late")
     assert "voleur_sleep" not in ids  # stopped in the voleur's call, where Dan's phone was awaited
     assert isinstance(session.events[-1], ev.Stop)
+
+
+def test_an_untouched_decoy_is_awaited_and_reminded_as_a_late_answer_is() -> None:
+    """A call must not tell whether its card was dealt: a phone that does not touch its decoy keeps the
+    call open and asked again aloud, exactly as a slow holder would."""
+    session, speaker, hub, clock = game(ONUW, ["stop", "oui"])
+    assert session.on_phones is not None
+    session.on_phones.again_s = 10
+    lazy = next(p for p in ONUW["players"] if p != "Dan")
+    with Phones(hub, chooser(ONUW), clock=clock, lazy={lazy}), pytest.raises(Stopped):
+        session.run(narration(ONUW))
+    ids = [line_id for _, line_id, _ in speaker.heard]
+    assert "phones_late" in ids and isinstance(session.events[-1], ev.Stop)
+    assert not any(isinstance(e, ev.NightDone) for e in session.events)  # stopped in the night
 
 
 def test_a_call_lasts_at_least_its_wait() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
@@ -80,10 +80,13 @@ class PhoneNight:
         deadline = self.clock.now() + wait
         awake = choices.actors(self.rules, self.players, self.deal, self.night, wake)
         self.tell(wake, awake)  # what they learn on waking: the wolves' group, the insomniaque's card
-        pending = self._ask_everyone(called, wake, awake)
+        pending, number = self._ask_everyone(called, wake, awake)
+        # every phone's touch is awaited, the decoys' too: a call whose card lies in the middle lasts as
+        # long and is reminded as often as one whose holder is slow, so neither tells the card is dealt
+        untouched = set(self.players) - set(pending)
         reminder = deadline + self.again_s
-        while pending or self.clock.now() < deadline:
-            if not pending:
+        while pending or untouched or self.clock.now() < deadline:
+            if not pending and not untouched:
                 self.clock.sleep_until(deadline)
                 break
             if self.clock.now() >= reminder:
@@ -96,6 +99,8 @@ class PhoneNight:
             if not got:
                 self.clock.sleep_until(since + self.poll_s)  # a fake clock moves as a real one would have
             for answer in got:
+                if answer.asked == number:
+                    untouched.discard(answer.seat)
                 asked = pending.get(answer.seat)
                 if answer.decoy or asked is None or asked[1] != answer.asked:
                     continue
@@ -107,20 +112,24 @@ class PhoneNight:
         self.hub.rest()
         self.voice.play(items[split + 1 :])
 
-    def _ask_everyone(self, called: Sequence[str], wake: int, awake: list[str]) -> dict[str, tuple[Ask, int]]:
-        """The called characters' questions, and every other phone's decoy, shown at once; the needed ones."""
+    def _ask_everyone(
+        self, called: Sequence[str], wake: int, awake: list[str]
+    ) -> tuple[dict[str, tuple[Ask, int]], int]:
+        """The called characters' questions, and every other phone's decoy, shown at once; the needed ones,
+        and the questions' number."""
         asks = {p: choices.next_ask(self.rules, self.players, self.deal, self.night, p, wake) for p in awake}
         questions: dict[str, Question] = {}
         for player in self.players:
             ask = asks.get(player)
             if ask is not None:
                 questions[player] = self.question(ask)
-            elif player in awake:
-                questions[player] = Question(Form.TAP, self.words.questions["seen"])
             else:
-                questions[player] = self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
+                decoy = self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
+                # awake with nothing to choose (the wolves together): what they learned to read, on a screen
+                # shaped as everyone else's
+                questions[player] = replace(decoy, text=self.words.questions["seen"]) if player in awake else decoy
         number = self.hub.ask(questions)
-        return {p: (a, number) for p, a in asks.items() if a is not None}
+        return {p: (a, number) for p, a in asks.items() if a is not None}, number
 
     def _answered(self, player: str, ask: Ask, value: object, wake: int) -> Ask | None:
         """A choice made: journaled, applied, what it shows told; the player's next question, if any."""
