@@ -121,6 +121,7 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     ben.page.locator("#secrets li:nth-child(2)").wait_for()
     assert ben.secrets() == ["Cleo est Loup-Garou.", "Ana est Voyante."]
     _clean(ben)
+    hub.ballots(True)
     assert ben.vote("Cleo") == "Vote envoyé : « Ben vote contre Cleo »."
     assert hub.lines() == [("Ben", "Ben vote contre Cleo")]
     ben.page.evaluate("document.querySelector('main').append(document.createElement('input'))")

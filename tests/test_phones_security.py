@@ -33,7 +33,7 @@ WHO = Question(Form.ONE, "Qui regardez-vous ?", tuple(Choice(p, p) for p in PLAY
 
 
 class Table:
-    """A dealt table with Ana's and Ben's seats taken; Cleo's free (her token never handed out)."""
+    """A dealt table with Ana's and Ben's seats taken; Cleo's free (her token never handed out); a vote open."""
 
     def __init__(self, rate: Rate | None = None) -> None:
         self.hub = Hub(PLAYERS)
@@ -41,6 +41,7 @@ class Table:
         for seat, text in TOLD.items():
             self.hub.tell(seat, text)
         self.asked = self.hub.ask({p: WHO for p in PLAYERS})
+        self.hub.ballots(True)  # the day's vote is being collected: a ballot is refused only for what it is
         self.server = PhoneServer(self.hub, rate=rate)
         self.server.start()
         self.ana, self.ben = Phone(self.server.port), Phone(self.server.port)

@@ -168,6 +168,7 @@ def test_answers_by_post_say_why_they_are_refused(server: PhoneServer, hub: Hub)
 def test_a_ballot_on_the_phone_is_a_line_the_tables_parser_understands(server: PhoneServer, hub: Hub) -> None:
     phone = Phone(server.port)
     phone.claim("Ben")
+    hub.ballots(True)
     assert phone.call("POST", "/api/ballot", {"target": "Cleo"}).json()["said"] == "Ben vote contre Cleo"
     assert phone.call("POST", "/api/ballot", {"target": None}).json()["said"] == "Ben vote blanc"
     assert phone.call("POST", "/api/ballot", {"target": "Zoé"}).json()["error"] == "ce joueur n'est pas à la table"
@@ -189,6 +190,20 @@ async def _freed(hub: Hub, phone: Phone) -> None:
         await asyncio.to_thread(hub.free, "Ben")
         closed = await asyncio.wait_for(ws.ws.receive(), 5)
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == SEAT_FREED
+
+
+def test_a_ballot_is_taken_only_while_the_table_collects_a_vote(server: PhoneServer, hub: Hub) -> None:
+    """At night or during the debate a phone's ballot is refused (heard later, it would give the phone away);
+    one not yet heard when the vote closes is dropped."""
+    phone = Phone(server.port)
+    phone.claim("Ben")
+    closed = phone.call("POST", "/api/ballot", {"target": "Cleo"})
+    assert closed.status == 409 and closed.json()["error"] == "aucun vote n'est ouvert pour l'instant"
+    hub.ballots(True)
+    assert phone.call("POST", "/api/ballot", {"target": "Cleo"}).status == 200
+    hub.ballots(False)
+    assert hub.lines() == [] and not hub.voting()
+    assert phone.call("POST", "/api/ballot", {"target": None}).status == 409
 
 
 def test_a_seat_freed_by_the_table_closes_its_old_phone_and_voids_its_cookie(server: PhoneServer, hub: Hub) -> None:

@@ -106,7 +106,11 @@ class Phones:
         assert ready.wait(10)
 
     def ballot(self, seat: str, target: str) -> None:
-        reply = self.held[seat].call("POST", "/api/ballot", {"target": target})
+        """Cast once the table collects the vote (refused until then)."""
+        deadline = time.monotonic() + 20
+        while (reply := self.held[seat].call("POST", "/api/ballot", {"target": target})).status == 409:
+            assert time.monotonic() < deadline, reply.text
+            time.sleep(0.1)
         assert reply.status == 200, reply.text
 
     def close(self) -> None:
@@ -274,6 +278,7 @@ def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
 
 def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     noticed: list[str] = []
     ear = PhoneEar(ScriptedEar(["répète"]), hub, lambda: noticed.extend(hub.claims()))
     hub.claim("Cleo")
@@ -291,11 +296,23 @@ def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
     assert not waits(ear) and waits(PhoneEar(KeyboardEar(), hub))
 
 
+def test_a_phone_line_not_heard_when_the_vote_closes_is_dropped() -> None:
+    hub = Hub(PLAYERS)
+    ear = PhoneEar(ScriptedEar(["répète"]), hub)
+    hub.ballots(True)
+    hub.type_line("Ana", "Ana vote contre Ben")
+    ear._lines_came()  # taken into the ear's queue while the vote is open, then the vote closes
+    hub.ballots(False)
+    assert hub.type_line("Ben", "Ben vote blanc") == "aucun vote n'est ouvert pour l'instant"
+    assert ear.listen([], 8).text == "répète" and ear.seat is None  # type: ignore[union-attr]
+
+
 def test_a_phone_line_ends_a_waiting_ears_turn() -> None:
     """The keyboard waits in real time (as the microphone does): a ballot from a phone does not wait
     for its turn to end."""
     read, write = os.pipe()
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     with open(read, encoding="utf-8") as stream, open(write, "w", encoding="utf-8"):
         ear = PhoneEar(KeyboardEar(stream, out=open(os.devnull, "w")), hub)  # noqa: SIM115
         threading.Timer(0.3, hub.type_line, ("Cleo", "Cleo vote contre Ana")).start()
@@ -309,6 +326,7 @@ def test_the_microphone_gives_its_turn_up_to_a_phone_but_cuts_nobody(ear, clips)
     """A ballot from a phone while nobody speaks ends the microphone's turn at once; one that comes while a
     player speaks waits for the end of what is said, which is heard whole."""
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     heard_by = PhoneEar(ear, hub)
     threading.Timer(0.5, hub.type_line, ("Ana", "Ana vote contre Ben")).start()
     started = time.monotonic()

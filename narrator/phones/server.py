@@ -334,8 +334,8 @@ class PhoneServer:
             if target is not None and (not isinstance(target, str) or target not in self.hub.seats):
                 return _reply(message, "ce joueur n'est pas à la table")
             words = f"{seat} vote blanc" if target is None else f"{seat} vote contre {target}"
-            self.hub.type_line(seat, words)
-            return {**_reply(message, None), "said": words}
+            problem = self.hub.type_line(seat, words)
+            return _reply(message, problem) if problem else {**_reply(message, None), "said": words}
         return _reply(message, "message inconnu : attendu une réponse ou un vote")
 
     def _screen_json(self, seat: str) -> dict[str, Any]:
