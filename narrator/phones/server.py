@@ -80,7 +80,11 @@ STATUS_MESSAGES = {
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 log = logging.getLogger(__name__)
-logging.getLogger("aiohttp").addHandler(logging.NullHandler())  # nothing of a bad request on the table's terminal
+# Nothing a phone (or anyone on the network) sends may print on the table's terminal, even when something
+# else configured the root logger: aiohttp's tracebacks of a malformed request stay in aiohttp's loggers.
+_aiohttp_log = logging.getLogger("aiohttp")
+_aiohttp_log.addHandler(logging.NullHandler())
+_aiohttp_log.propagate = False
 
 
 class _Refused(Exception):
@@ -139,6 +143,7 @@ class PhoneServer:
 
         def serve() -> None:
             loop = asyncio.new_event_loop()
+            loop.set_exception_handler(_quiet)  # a connection dropped mid-request is no news for the table
             try:
                 loop.run_until_complete(self._open())
             except BaseException as error:  # reported to start(), in the game's thread
@@ -414,6 +419,10 @@ class PhoneServer:
             for phone in self._phones.get(seat, ()):
                 phone.stale = True
                 phone.wake.set()
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    log.debug("phones: %s", context.get("message"), exc_info=context.get("exception"))
 
 
 async def _no_icon(request: web.Request) -> web.Response:
