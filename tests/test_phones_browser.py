@@ -4,6 +4,7 @@ axe-core finds nothing to fix on the pages."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -205,3 +206,16 @@ def test_a_phone_reconnects_by_itself_when_the_server_comes_back(browser: Browse
     hub.status("Nuit 2 : la voyante se réveille.")
     ana.wait_text("#status", "Nuit 2")
     assert hub.connected() == ["Ana"]
+
+
+def test_at_the_games_end_the_page_says_so_and_stops_reconnecting(browser: Browser, table) -> None:
+    hub, url, server = table
+    ana = browser.phone(url)
+    ana.join("Ana")
+    ana.wait_text("#connection", "Connecté au narrateur.")
+    server.stop(over=True)
+    ana.wait_text("#connection", "La partie est finie.")
+    assert ana.status() == "La partie est finie."
+    server.start()  # a server on the same port again: the page, its game over, does not come back
+    time.sleep(3)  # longer than the page's first waits before reconnecting
+    assert hub.connected() == [] and ana.page.locator("#connection").inner_text() == "La partie est finie."

@@ -21,21 +21,24 @@ from typing import Any
 
 import pytest
 import test_listen_vosk as vosk_rig
+from aiohttp import WSCloseCode, WSMsgType
 from phones_client import Phone
 from test_session import ClockSpeaker, fake_render
 
 from narrator.app.phones import join, open_phones
 from narrator.app.spoken_setup import SpokenSetup
+from narrator.app.startup import Io, guarded
 from narrator.listen.commands import Command
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
 from narrator.listen.table_words import Parser
 from narrator.phones.hub import Hub
+from narrator.phones.server import GAME_OVER
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
-from narrator.table.host import Host
+from narrator.table.host import Host, Stopped
 from narrator.table.phone_ear import PhoneEar, own_commands, waits
 from narrator.table.voice import Voice
 
@@ -399,3 +402,33 @@ class socket_taken:
 
     def __exit__(self, *exc: object) -> None:
         self.socket.close()
+
+
+class _NoJournal:
+    path = Path("partie.jsonl")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_the_phones_are_told_when_the_game_ends_not_when_it_is_stopped(stopped: bool) -> None:
+    phones = open_phones(PLAYERS, "127.0.0.1", 0)
+    clock = FakeClock()
+    io = Io(ear=ScriptedEar([]), speaker=ClockSpeaker(clock), clock=clock, phones=phones)
+    phone = Phone(phones.port)
+    phone.claim("Ana")
+
+    def game() -> None:
+        if stopped:
+            raise Stopped()
+
+    async def played() -> object:
+        async with phone.socket() as ws:
+            await ws.next()
+            assert await asyncio.to_thread(guarded, game, _NoJournal(), io) == 0  # type: ignore[arg-type]
+            while (message := await asyncio.wait_for(ws.ws.receive(), 5)).type is WSMsgType.TEXT:
+                pass
+            return message.data
+
+    assert asyncio.run(played()) == (WSCloseCode.GOING_AWAY if stopped else GAME_OVER)

@@ -6,9 +6,11 @@
 const SHOWN_MS = 10000; // the card (or what was learned) hides itself again after this long
 const RETRY_MS = [500, 1000, 2000, 4000]; // waits between reconnections, then the last one again
 const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
+const GAME_OVER = 4002; // close code: the game is over, nothing to reconnect to
 const $ = (id) => document.getElementById(id);
 
 let screen = null;
+let over = false; // the narrator said the game is over
 let socket = null;
 let tries = 0;
 let shownAsked = -1; // the question whose controls are on the page (kept while it is the same)
@@ -29,6 +31,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "screen") render(message.screen);
     else if (message.type === "reply") replied(message);
+    else if (message.type === "over") end();
   });
   socket.addEventListener("close", (event) => {
     socket = null;
@@ -36,9 +39,19 @@ function connect() {
       location.replace("/");
       return;
     }
+    if (over || event.code === GAME_OVER) {
+      end();
+      return;
+    }
     $("connection").textContent = "Connexion perdue : reconnexion…";
     setTimeout(reconnect, RETRY_MS[Math.min(tries++, RETRY_MS.length - 1)]);
   });
+}
+
+function end() {
+  over = true;
+  $("connection").textContent = "La partie est finie.";
+  $("status").textContent = "La partie est finie.";
 }
 
 async function reconnect() {
