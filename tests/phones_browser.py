@@ -165,7 +165,14 @@ class BrowserPhone:
         return self.page.locator("#question-reply").inner_text()
 
     def secrets(self) -> list[str]:
+        """Presses « Voir ce que j'ai appris » (unless shown): what the seat learned, newest first."""
+        if self.page.locator("#secrets-button").get_attribute("aria-expanded") != "true":
+            self.page.get_by_role("button", name="Voir ce que j'ai appris").click()
         return self.page.locator("#secrets li").all_inner_texts()
+
+    def secrets_in_page(self) -> str:
+        """What of the secrets is in the page now, shown or not (empty when hidden)."""
+        return str(self.page.locator("#secrets").evaluate("element => element.textContent")).strip()
 
     def vote(self, target: str | None) -> str:
         """Casts a day ballot from the phone: the reply shown."""

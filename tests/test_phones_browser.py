@@ -4,6 +4,7 @@ axe-core finds nothing to fix on the pages."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -67,6 +68,20 @@ def test_two_phones_cannot_take_one_seat_and_the_card_shows_only_when_asked(brow
     ana.page.locator("#card").wait_for(state="hidden")
     assert ana.card_in_page() == "" and "Voyante" not in ana.page.content()
 
+    hub.tell("Ana", "Ben est Loup-Garou.")  # what was learned hides itself as the card does
+    ana.wait_text("#secrets-news", "Nouveau")
+    assert ana.secrets() == ["Ben est Loup-Garou."]
+    ana.page.clock.fast_forward(11_000)
+    ana.page.locator("#learned").wait_for(state="hidden")
+    assert ana.secrets_in_page() == "" and "Loup-Garou" not in ana.page.content()
+    ana.secrets()
+    ana.show_card()
+    ana.page.evaluate(  # the phone is put away: the page is hidden, and so is every secret at once
+        "Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    assert ana.secrets_in_page() == "" and ana.card_in_page() == ""
+
 
 def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browser, table) -> None:
     hub, url, _ = table
@@ -117,10 +132,19 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     assert [a.value for a in hub.wait(5)] == [None]
 
     hub.tell("Ben", "Ana est Voyante.")
-    hub.tell("Ben", "Cleo est Loup-Garou.")
+    ben.wait_text("#secrets-news", "Nouveau : touchez pour voir.")  # that something is new, not what
+    assert "Voyante" not in ben.page.content() and ben.secrets_in_page() == ""
+    assert ben.secrets() == ["Ana est Voyante."]
+    assert ben.page.locator("#secrets-button").get_attribute("aria-expanded") == "true"
+    assert ben.page.locator("#secrets-news").inner_text() == ""
+    hub.tell("Ben", "Cleo est Loup-Garou.")  # shown while the list is open
     ben.page.locator("#secrets li:nth-child(2)").wait_for()
     assert ben.secrets() == ["Cleo est Loup-Garou.", "Ana est Voyante."]
     _clean(ben)
+    ben.page.get_by_role("button", name="Cacher ce que j'ai appris").click()
+    assert ben.secrets_in_page() == "" and "Voyante" not in ben.page.content()
+    _clean(ben)
+    hub.ballots(True)
     assert ben.vote("Cleo") == "Vote envoyé : « Ben vote contre Cleo »."
     assert hub.lines() == [("Ben", "Ben vote contre Cleo")]
     ben.page.evaluate("document.querySelector('main').append(document.createElement('input'))")
@@ -182,3 +206,16 @@ def test_a_phone_reconnects_by_itself_when_the_server_comes_back(browser: Browse
     hub.status("Nuit 2 : la voyante se réveille.")
     ana.wait_text("#status", "Nuit 2")
     assert hub.connected() == ["Ana"]
+
+
+def test_at_the_games_end_the_page_says_so_and_stops_reconnecting(browser: Browser, table) -> None:
+    hub, url, server = table
+    ana = browser.phone(url)
+    ana.join("Ana")
+    ana.wait_text("#connection", "Connecté au narrateur.")
+    server.stop(over=True)
+    ana.wait_text("#connection", "La partie est finie.")
+    assert ana.status() == "La partie est finie."
+    server.start()  # a server on the same port again: the page, its game over, does not come back
+    time.sleep(3)  # longer than the page's first waits before reconnecting
+    assert hub.connected() == [] and ana.page.locator("#connection").inner_text() == "La partie est finie."

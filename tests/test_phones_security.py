@@ -9,6 +9,8 @@ import json
 import logging
 import secrets
 import string
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import aiohttp
@@ -33,7 +35,7 @@ WHO = Question(Form.ONE, "Qui regardez-vous ?", tuple(Choice(p, p) for p in PLAY
 
 
 class Table:
-    """A dealt table with Ana's and Ben's seats taken; Cleo's free (her token never handed out)."""
+    """A dealt table with Ana's and Ben's seats taken; Cleo's free (her token never handed out); a vote open."""
 
     def __init__(self, rate: Rate | None = None) -> None:
         self.hub = Hub(PLAYERS)
@@ -41,6 +43,7 @@ class Table:
         for seat, text in TOLD.items():
             self.hub.tell(seat, text)
         self.asked = self.hub.ask({p: WHO for p in PLAYERS})
+        self.hub.ballots(True)  # the day's vote is being collected: a ballot is refused only for what it is
         self.server = PhoneServer(self.hub, rate=rate)
         self.server.start()
         self.ana, self.ben = Phone(self.server.port), Phone(self.server.port)
@@ -366,3 +369,34 @@ def test_fuzzed_socket_messages_get_replies_and_never_another_seats_secret(
     for seat, words in table.hub.lines():
         assert seat == "Ana" and words.startswith("Ana vote ")
     assert {a.seat for a in table.hub.wait(0)} <= {"Ana"}
+
+
+NETWORK_NOISE = """
+import logging, socket, sys
+logging.basicConfig()  # as a library's logging.warning() does: the root logger prints on stderr
+from narrator.phones.hub import Hub
+from narrator.phones.server import PhoneServer
+
+server = PhoneServer(Hub(["Ana", "Ben"]))
+server.start()
+for request in [
+    b"GET /" + b"a" * 20000 + b" HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n",
+    b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n" + b"".join(b"X-%d: %s\\r\\n" % (i, b"b" * 100) for i in range(500)) + b"\\r\\n",
+    b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nX: " + b"c" * 9000 + b"\\r\\n\\r\\n",
+    b"\\x16\\x03\\x01 not http\\r\\n\\r\\n",
+    b"GET / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Length: 5\\r\\n\\r\\n",  # cut short: the phone left
+]:
+    with socket.create_connection(("127.0.0.1", server.port)) as phone:
+        phone.sendall(request)
+        phone.settimeout(5)
+        print(phone.recv(100)[:12].decode("latin-1"))
+server.stop()
+"""
+
+
+def test_nothing_the_network_sends_prints_on_the_tables_terminal() -> None:
+    """A URL or headers too long, too many headers, TLS on the HTTP port: refused with a 400, and not one byte
+    on the terminal where the table reads its game (even with the root logger printing)."""
+    run = subprocess.run([sys.executable, "-c", NETWORK_NOISE], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert run.stdout.split("\n")[:4] == ["HTTP/1.0 400"] * 4

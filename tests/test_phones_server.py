@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import json
 import re
 import socket
 import threading
@@ -13,13 +14,14 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import WSCloseCode
 from phones_client import Phone
 
 from narrator.listen.french import Parser
 from narrator.phones import PhoneError
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
-from narrator.phones.server import PAGES, SEAT_FREED, PhoneServer
+from narrator.phones.server import GAME_OVER, PAGES, SEAT_FREED, PhoneServer
 
 PLAYERS = ("Ana", "Ben", "Cleo")
 WHO = Question(Form.ONE, "Qui regardez-vous ?", tuple(Choice(p, p) for p in ("Ben", "Cleo")))
@@ -168,6 +170,7 @@ def test_answers_by_post_say_why_they_are_refused(server: PhoneServer, hub: Hub)
 def test_a_ballot_on_the_phone_is_a_line_the_tables_parser_understands(server: PhoneServer, hub: Hub) -> None:
     phone = Phone(server.port)
     phone.claim("Ben")
+    hub.ballots(True)
     assert phone.call("POST", "/api/ballot", {"target": "Cleo"}).json()["said"] == "Ben vote contre Cleo"
     assert phone.call("POST", "/api/ballot", {"target": None}).json()["said"] == "Ben vote blanc"
     assert phone.call("POST", "/api/ballot", {"target": "Zoé"}).json()["error"] == "ce joueur n'est pas à la table"
@@ -189,6 +192,40 @@ async def _freed(hub: Hub, phone: Phone) -> None:
         await asyncio.to_thread(hub.free, "Ben")
         closed = await asyncio.wait_for(ws.ws.receive(), 5)
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == SEAT_FREED
+
+
+@pytest.mark.parametrize("over", [True, False])
+def test_the_phones_learn_the_game_is_over_before_the_server_stops(hub: Hub, over: bool) -> None:
+    """At the game's end each page is told so (it stops reconnecting); at « stop » it waits for a resume."""
+    server = PhoneServer(hub)
+    server.start()
+    phone = Phone(server.port)
+    phone.claim("Ben")
+
+    async def stopped() -> list[object]:
+        async with phone.socket() as ws:
+            await ws.next()
+            await asyncio.to_thread(server.stop, over)
+            got = []
+            while (message := await asyncio.wait_for(ws.ws.receive(), 5)).type is aiohttp.WSMsgType.TEXT:
+                got.append(json.loads(message.data))
+            return [*got, message.data]
+
+    assert asyncio.run(stopped()) == ([{"type": "over"}, GAME_OVER] if over else [WSCloseCode.GOING_AWAY])
+
+
+def test_a_ballot_is_taken_only_while_the_table_collects_a_vote(server: PhoneServer, hub: Hub) -> None:
+    """At night or during the debate a phone's ballot is refused (heard later, it would give the phone away);
+    one not yet heard when the vote closes is dropped."""
+    phone = Phone(server.port)
+    phone.claim("Ben")
+    closed = phone.call("POST", "/api/ballot", {"target": "Cleo"})
+    assert closed.status == 409 and closed.json()["error"] == "aucun vote n'est ouvert pour l'instant"
+    hub.ballots(True)
+    assert phone.call("POST", "/api/ballot", {"target": "Cleo"}).status == 200
+    hub.ballots(False)
+    assert hub.lines() == [] and not hub.voting()
+    assert phone.call("POST", "/api/ballot", {"target": None}).status == 409
 
 
 def test_a_seat_freed_by_the_table_closes_its_old_phone_and_voids_its_cookie(server: PhoneServer, hub: Hub) -> None:

@@ -21,21 +21,24 @@ from typing import Any
 
 import pytest
 import test_listen_vosk as vosk_rig
+from aiohttp import WSCloseCode, WSMsgType
 from phones_client import Phone
 from test_session import ClockSpeaker, fake_render
 
 from narrator.app.phones import join, open_phones
 from narrator.app.spoken_setup import SpokenSetup
+from narrator.app.startup import Io, guarded
 from narrator.listen.commands import Command
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
 from narrator.listen.table_words import Parser
 from narrator.phones.hub import Hub
+from narrator.phones.server import GAME_OVER
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
-from narrator.table.host import Host
+from narrator.table.host import Host, Stopped
 from narrator.table.phone_ear import PhoneEar, own_commands, waits
 from narrator.table.voice import Voice
 
@@ -106,7 +109,11 @@ class Phones:
         assert ready.wait(10)
 
     def ballot(self, seat: str, target: str) -> None:
-        reply = self.held[seat].call("POST", "/api/ballot", {"target": target})
+        """Cast once the table collects the vote (refused until then)."""
+        deadline = time.monotonic() + 20
+        while (reply := self.held[seat].call("POST", "/api/ballot", {"target": target})).status == 409:
+            assert time.monotonic() < deadline, reply.text
+            time.sleep(0.1)
         assert reply.status == 200, reply.text
 
     def close(self) -> None:
@@ -274,6 +281,7 @@ def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
 
 def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     noticed: list[str] = []
     ear = PhoneEar(ScriptedEar(["répète"]), hub, lambda: noticed.extend(hub.claims()))
     hub.claim("Cleo")
@@ -291,11 +299,23 @@ def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
     assert not waits(ear) and waits(PhoneEar(KeyboardEar(), hub))
 
 
+def test_a_phone_line_not_heard_when_the_vote_closes_is_dropped() -> None:
+    hub = Hub(PLAYERS)
+    ear = PhoneEar(ScriptedEar(["répète"]), hub)
+    hub.ballots(True)
+    hub.type_line("Ana", "Ana vote contre Ben")
+    ear._lines_came()  # taken into the ear's queue while the vote is open, then the vote closes
+    hub.ballots(False)
+    assert hub.type_line("Ben", "Ben vote blanc") == "aucun vote n'est ouvert pour l'instant"
+    assert ear.listen([], 8).text == "répète" and ear.seat is None  # type: ignore[union-attr]
+
+
 def test_a_phone_line_ends_a_waiting_ears_turn() -> None:
     """The keyboard waits in real time (as the microphone does): a ballot from a phone does not wait
     for its turn to end."""
     read, write = os.pipe()
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     with open(read, encoding="utf-8") as stream, open(write, "w", encoding="utf-8"):
         ear = PhoneEar(KeyboardEar(stream, out=open(os.devnull, "w")), hub)  # noqa: SIM115
         threading.Timer(0.3, hub.type_line, ("Cleo", "Cleo vote contre Ana")).start()
@@ -309,6 +329,7 @@ def test_the_microphone_gives_its_turn_up_to_a_phone_but_cuts_nobody(ear, clips)
     """A ballot from a phone while nobody speaks ends the microphone's turn at once; one that comes while a
     player speaks waits for the end of what is said, which is heard whole."""
     hub = Hub(PLAYERS)
+    hub.ballots(True)
     heard_by = PhoneEar(ear, hub)
     threading.Timer(0.5, hub.type_line, ("Ana", "Ana vote contre Ben")).start()
     started = time.monotonic()
@@ -381,3 +402,33 @@ class socket_taken:
 
     def __exit__(self, *exc: object) -> None:
         self.socket.close()
+
+
+class _NoJournal:
+    path = Path("partie.jsonl")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("stopped", [False, True])
+def test_the_phones_are_told_when_the_game_ends_not_when_it_is_stopped(stopped: bool) -> None:
+    phones = open_phones(PLAYERS, "127.0.0.1", 0)
+    clock = FakeClock()
+    io = Io(ear=ScriptedEar([]), speaker=ClockSpeaker(clock), clock=clock, phones=phones)
+    phone = Phone(phones.port)
+    phone.claim("Ana")
+
+    def game() -> None:
+        if stopped:
+            raise Stopped()
+
+    async def played() -> object:
+        async with phone.socket() as ws:
+            await ws.next()
+            assert await asyncio.to_thread(guarded, game, _NoJournal(), io) == 0  # type: ignore[arg-type]
+            while (message := await asyncio.wait_for(ws.ws.receive(), 5)).type is WSMsgType.TEXT:
+                pass
+            return message.data
+
+    assert asyncio.run(played()) == (WSCloseCode.GOING_AWAY if stopped else GAME_OVER)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from test_session import ClockSpeaker, table
 
 from narrator.listen.commands import Command
+from narrator.phones.hub import Hub
 from narrator.script.line import Line
 from narrator.table import events as ev
 from narrator.table.host import Host
@@ -53,6 +54,15 @@ def test_each_ballot_is_journaled_before_it_counts_and_the_read_back_follows_the
     assert (
         lines[-1] == "J'ai compris : Ana vote contre Cleo, Ben vote contre Ana et Cleo vote contre Ana. C'est bien ça ?"
     )
+
+
+def test_the_phones_ballot_box_is_open_only_while_the_ballots_are_collected() -> None:
+    table, _ = host(["Ana vote contre Ben", "Ben vote contre Ana", "Cleo vote contre Ana", "oui"])
+    hub = Hub(PLAYERS)
+    table.readback.collecting = hub.ballots
+    open_at_each_ballot: list[bool] = []
+    table.readback.collect(poll(on_count=lambda ballot: open_at_each_ballot.append(hub.voting())))
+    assert open_at_each_ballot == [True, True, True] and not hub.voting()
 
 
 def test_a_refused_ballot_is_said_and_never_journaled() -> None:

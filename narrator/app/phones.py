@@ -88,12 +88,13 @@ class TablePhones:
             print(f"  (ou http://narrateur.local:{self.port} si votre réseau le permet)", file=sys.stderr)
         print(qr_code(self.url), file=sys.stderr, flush=True)
 
-    def close(self) -> None:
+    def close(self, over: bool = False) -> None:
+        """`over`: the game is over, the phones are told so (else they wait for the game to be resumed)."""
         try:
             if self.advert is not None:
                 self.advert.close()
         finally:
-            self.server.stop()  # type: ignore[attr-defined]
+            self.server.stop(over)  # type: ignore[attr-defined]
 
 
 def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | None = None) -> TablePhones:

@@ -162,10 +162,11 @@ class Io:
                 self.close()
                 raise
 
-    def close(self) -> None:
+    def close(self, over: bool = False) -> None:
+        """`over`: the game reached its end (the phones are told so), not « stop » nor a problem."""
         try:
             if self.phones is not None:
-                self.phones.close()
+                self.phones.close(over)
         finally:
             self.speaker.close()
             self.ear.close()
@@ -304,12 +305,14 @@ def write_record(journal: Journal, record: Mapping[str, object]) -> None:
 def guarded(game: Callable[[], object], journal: Journal, io: Io) -> int:
     """Play `game` to its end or to « stop »; a problem on the way (the ear, the voice, the journal, the
     disk) is one French sentence, the journal kept; the ear, the speaker and the journal are closed."""
+    over = False
     try:
         try:
             game()
+            over = True
         finally:
             try:
-                io.close()
+                io.close(over)
             finally:
                 journal.close()
     except Stopped:

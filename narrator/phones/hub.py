@@ -48,6 +48,7 @@ class Hub:
         self._arrivals: list[str] = []  # seats that connected since `arrivals` was last read
         self._answers: list[Answer] = []
         self._lines: list[tuple[str, str]] = []  # (seat, words) typed on a phone for the table's ear
+        self._voting = False  # whether the table is collecting a vote: a phone's ballot is taken only then
         self._asked = 0
         self._lock = threading.Condition()
         self._watchers: list[Watcher] = []
@@ -215,11 +216,27 @@ class Hub:
         self._changed({seat})
         return None
 
-    def type_line(self, seat: str, words: str) -> None:
-        """Words a phone sends for the table's ear (a ballot cast on the phone), said as its seat's."""
+    def ballots(self, open: bool) -> None:
+        """The table opens (or closes) the collection of a vote; ballots not yet heard when it closes are
+        dropped (at night or at the hunter's question, a phone's ballot would give the phone away)."""
         with self._lock:
+            self._voting = open
+            if not open:
+                self._lines.clear()
+
+    def voting(self) -> bool:
+        with self._lock:
+            return self._voting
+
+    def type_line(self, seat: str, words: str) -> str | None:
+        """Words a phone sends for the table's ear (a ballot cast on the phone), said as its seat's; why
+        they are refused (French), or None."""
+        with self._lock:
+            if not self._voting:
+                return "aucun vote n'est ouvert pour l'instant"
             self._lines.append((seat, words))
             self._lock.notify_all()
+        return None
 
     def lines(self) -> list[tuple[str, str]]:
         with self._lock:

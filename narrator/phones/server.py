@@ -17,6 +17,7 @@ JSON error with its status, never a traceback.
     GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
                        and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
     GET  /api/screen   the seat's screen; POST /api/answer, /api/ballot: the same as over /ws
+    At the game's end /ws sends {"type": "over"} and closes with GAME_OVER: the page stops reconnecting.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ MAX_MESSAGE = 4096  # bytes of one WebSocket message
 MAX_TOKEN = 200  # characters: a cookie longer than any token is not looked up
 PHONES_PER_SEAT = 3  # open WebSockets per seat; a fourth closes the oldest (a phone that came back)
 SEAT_FREED = 4001  # WebSocket close code: this phone's token no longer holds the seat
+GAME_OVER = 4002  # WebSocket close code: the game is over, the page stops reconnecting
 PAGES = Path(__file__).resolve().parent / "pages"
 NAMES = ("localhost", "narrateur.local")  # besides any IP address, the names a phone may use
 
@@ -80,7 +82,11 @@ STATUS_MESSAGES = {
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 log = logging.getLogger(__name__)
-logging.getLogger("aiohttp").addHandler(logging.NullHandler())  # nothing of a bad request on the table's terminal
+# Nothing a phone (or anyone on the network) sends may print on the table's terminal, even when something
+# else configured the root logger: aiohttp's tracebacks of a malformed request stay in aiohttp's loggers.
+_aiohttp_log = logging.getLogger("aiohttp")
+_aiohttp_log.addHandler(logging.NullHandler())
+_aiohttp_log.propagate = False
 
 
 class _Refused(Exception):
@@ -126,6 +132,7 @@ class PhoneServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
+        self._over = False  # the game is over: the phones are told so as the server stops
         hub.watch(self._changed)
 
     # -- the server's life, from the game's thread ------------------------------------------
@@ -139,6 +146,7 @@ class PhoneServer:
 
         def serve() -> None:
             loop = asyncio.new_event_loop()
+            loop.set_exception_handler(_quiet)  # a connection dropped mid-request is no news for the table
             try:
                 loop.run_until_complete(self._open())
             except BaseException as error:  # reported to start(), in the game's thread
@@ -161,12 +169,14 @@ class PhoneServer:
             raise PhoneError(self._why(failed[0])) from failed[0]
         self._thread = thread
 
-    def stop(self) -> None:
-        """Closes every phone's connection and stops listening (the port may be served again)."""
+    def stop(self, over: bool = False) -> None:
+        """Closes every phone's connection and stops listening (the port may be served again). `over`: the
+        game is over, each page is told so and stops reconnecting (else it waits for a resumed game)."""
         thread, loop = self._thread, self._loop
         if thread is None or loop is None:
             return
         self._loop = None
+        self._over = over
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         self._thread = None
@@ -206,16 +216,20 @@ class PhoneServer:
         self.port = int(self._runner.addresses[0][1])
 
     async def _close(self) -> None:
-        closing = [
-            p.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
-            for ps in self._phones.values()
-            for p in ps
-        ]
+        closing = [self._goodbye(p) for ps in self._phones.values() for p in ps]
         await asyncio.gather(*closing, return_exceptions=True)  # all at once: a silent phone waits 1 s, not 20
         self._phones.clear()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _goodbye(self, phone: _Phone) -> None:
+        if self._over:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await phone.ws.send_str(_dumps({"type": "over"}))
+            await phone.ws.close(code=GAME_OVER, message=b"partie finie")
+        else:
+            await phone.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
 
     # -- what every request goes through ----------------------------------------------------
 
@@ -334,8 +348,8 @@ class PhoneServer:
             if target is not None and (not isinstance(target, str) or target not in self.hub.seats):
                 return _reply(message, "ce joueur n'est pas à la table")
             words = f"{seat} vote blanc" if target is None else f"{seat} vote contre {target}"
-            self.hub.type_line(seat, words)
-            return {**_reply(message, None), "said": words}
+            problem = self.hub.type_line(seat, words)
+            return _reply(message, problem) if problem else {**_reply(message, None), "said": words}
         return _reply(message, "message inconnu : attendu une réponse ou un vote")
 
     def _screen_json(self, seat: str) -> dict[str, Any]:
@@ -414,6 +428,10 @@ class PhoneServer:
             for phone in self._phones.get(seat, ()):
                 phone.stale = True
                 phone.wake.set()
+
+
+def _quiet(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    log.debug("phones: %s", context.get("message"), exc_info=context.get("exception"))
 
 
 async def _no_icon(request: web.Request) -> web.Response:

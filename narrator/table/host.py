@@ -92,7 +92,8 @@ class Host:
             stranger=self.parser.stranger if isinstance(self.parser, Strangers) else None,
             examples=self.typed_examples,
         )
-        self.readback = ReadBack(self.talk, self.prompts, self._record)  # the day's votes
+        ballot_box = self.phones.ballots if self.phones is not None else lambda open: None
+        self.readback = ReadBack(self.talk, self.prompts, self._record, ballot_box)  # the day's votes
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
 

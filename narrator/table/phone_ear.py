@@ -91,6 +91,8 @@ class PhoneEar:
         return Heard(line)
 
     def _take_lines(self) -> None:
+        if not self.hub.voting():
+            self._typed.clear()  # taken while the vote was open, not heard before it closed: dropped
         for seat, words in self.hub.lines():
             said = words.split()
             own = seat.split()

@@ -51,8 +51,15 @@ class Poll:
 class ReadBack:
     """Collects a `Poll`'s ballots: heard, journaled, counted, read back, confirmed."""
 
-    def __init__(self, talk: Conversation, prompts: Prompts, journal: Callable[[ev.Event], None]) -> None:
+    def __init__(
+        self,
+        talk: Conversation,
+        prompts: Prompts,
+        journal: Callable[[ev.Event], None],
+        collecting: Callable[[bool], None] = lambda open: None,
+    ) -> None:
         self.talk = talk
+        self.collecting = collecting  # told when a vote's collection opens and closes (the phones' ballot box)
         self.prompts = prompts
         self.journal = journal  # every ballot and « non » at the read-back, before the vote acts on it
         self.open: list[Command] | None = None  # the ballots of the vote being said; « annule » edits them
@@ -65,10 +72,12 @@ class ReadBack:
         """The ballots the table confirmed, in the order said. `held`: those a journal already holds (a vote
         cut short goes on from them)."""
         ballots = self.open = list(held)
+        self.collecting(True)
         try:
             return self._collect(poll, ballots)
         finally:
             self.open = None
+            self.collecting(False)
 
     def take_back(self, left: Callable[[], Sequence[Command]]) -> bool:
         """« annule » while the ballots are said: the vote goes on from `left()` (the journal's, the last one

@@ -1,19 +1,20 @@
 // A seat's page: its screen comes over a WebSocket (the seat's cookie proves who it is) on every
-// change; the card stays hidden until asked for; answers and ballots go back over the same socket
+// change; the card and what the player learned stay hidden until asked for; answers and ballots go back over the same socket
 // (or by POST while it is down). The page reconnects by itself when the narrator comes back.
 "use strict";
 
-const CARD_MS = 10000; // the card hides itself again after this long
+const SHOWN_MS = 10000; // the card (or what was learned) hides itself again after this long
 const RETRY_MS = [500, 1000, 2000, 4000]; // waits between reconnections, then the last one again
 const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
+const GAME_OVER = 4002; // close code: the game is over, nothing to reconnect to
 const $ = (id) => document.getElementById(id);
 
 let screen = null;
+let over = false; // the narrator said the game is over
 let socket = null;
 let tries = 0;
 let shownAsked = -1; // the question whose controls are on the page (kept while it is the same)
-let shownSecrets = 0;
-let cardTimer = 0;
+let seenSecrets = 0; // how many secrets the player has seen (the others are news)
 let nextId = 0;
 const pending = new Map(); // message id -> "answer" | "ballot"
 
@@ -30,6 +31,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "screen") render(message.screen);
     else if (message.type === "reply") replied(message);
+    else if (message.type === "over") end();
   });
   socket.addEventListener("close", (event) => {
     socket = null;
@@ -37,9 +39,19 @@ function connect() {
       location.replace("/");
       return;
     }
+    if (over || event.code === GAME_OVER) {
+      end();
+      return;
+    }
     $("connection").textContent = "Connexion perdue : reconnexion…";
     setTimeout(reconnect, RETRY_MS[Math.min(tries++, RETRY_MS.length - 1)]);
   });
+}
+
+function end() {
+  over = true;
+  $("connection").textContent = "La partie est finie.";
+  $("status").textContent = "La partie est finie.";
 }
 
 async function reconnect() {
@@ -96,7 +108,7 @@ function render(next) {
   $("seat-name").textContent = `Place : ${next.seat}`;
   document.title = `${next.seat} — Narrateur`;
   $("status").textContent = next.status;
-  if (!$("card").hidden) fillCard(); // kept up to date, not kept longer
+  if (card.shown()) card.fill(); // kept up to date, not kept longer
   renderQuestion(next.question, next.vibrate && !first);
   renderSecrets(next.secrets);
   renderBallot(next.players, next.seat);
@@ -178,20 +190,25 @@ function button(text, onPress) {
 }
 
 function renderSecrets(secrets) {
-  // newest first; only what is new is added, so that a screen reader reads just that
-  const list = $("secrets");
-  if (secrets.length < shownSecrets) {
-    list.replaceChildren();
-    shownSecrets = 0;
-  }
-  const fresh = secrets.slice(0, secrets.length - shownSecrets).map((text) => {
-    const item = document.createElement("li");
-    item.textContent = text;
-    return item;
-  });
-  list.prepend(...fresh);
-  shownSecrets = secrets.length;
+  if (secrets.length < seenSecrets) seenSecrets = 0; // a new game on the same seat
+  if (learned.shown()) learned.fill();
+  // only that something is new, never what: a neighbour glancing at the screen reads nothing
+  const news = secrets.length > seenSecrets ? "Nouveau : touchez pour voir." : "";
+  if ($("secrets-news").textContent !== news) $("secrets-news").textContent = news;
+}
+
+function fillSecrets() {
+  const secrets = screen ? screen.secrets : []; // newest first
+  $("secrets").replaceChildren(
+    ...secrets.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
   $("no-secret").hidden = secrets.length > 0;
+  seenSecrets = secrets.length;
+  $("secrets-news").textContent = "";
 }
 
 function renderBallot(players, seat) {
@@ -201,35 +218,68 @@ function renderBallot(players, seat) {
   select.replaceChildren(...names.map((name) => new Option(name, name)));
 }
 
-// -- the card ----------------------------------------------------------------------------
+// -- what is secret: the card, what was learned ----------------------------------------
 
-function showCard() {
-  fillCard();
-  $("card").hidden = false;
-  $("card-button").setAttribute("aria-expanded", "true");
-  $("card-button").textContent = "Cacher ma carte";
-  clearTimeout(cardTimer);
-  cardTimer = setTimeout(hideCard, CARD_MS);
+// A part of the page shown only when its button is pressed, for SHOWN_MS at most, never while the page
+// is hidden; hidden, its words leave the page itself, not only the view.
+class Secret {
+  constructor(buttonId, boxId, labels, fill, empty) {
+    this.button = $(buttonId);
+    this.box = $(boxId);
+    this.labels = labels; // [to show, to hide]
+    this.fill = fill;
+    this.empty = empty;
+    this.timer = 0;
+    this.button.addEventListener("click", () => (this.shown() ? this.hide() : this.show()));
+  }
+
+  shown() {
+    return !this.box.hidden;
+  }
+
+  show() {
+    this.fill();
+    this.box.hidden = false;
+    this.button.setAttribute("aria-expanded", "true");
+    this.button.textContent = this.labels[1];
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.hide(), SHOWN_MS);
+  }
+
+  hide() {
+    clearTimeout(this.timer);
+    this.empty();
+    this.box.hidden = true;
+    this.button.setAttribute("aria-expanded", "false");
+    this.button.textContent = this.labels[0];
+  }
 }
 
 function fillCard() {
-  const card = screen && screen.card;
-  $("card-name").textContent = card ? card.name : "Pas encore de carte.";
-  $("card-text").textContent = card ? card.text : "";
-  $("card-symbol").textContent = card && card.symbol ? `Symbole : ${card.symbol}` : "";
+  const held = screen && screen.card;
+  $("card-name").textContent = held ? held.name : "Pas encore de carte.";
+  $("card-text").textContent = held ? held.text : "";
+  $("card-symbol").textContent = held && held.symbol ? `Symbole : ${held.symbol}` : "";
 }
 
-function hideCard() {
-  clearTimeout(cardTimer);
-  // the card leaves the page itself, not only the view
+function emptyCard() {
   for (const id of ["card-name", "card-text", "card-symbol"]) $(id).textContent = "";
-  $("card").hidden = true;
-  $("card-button").setAttribute("aria-expanded", "false");
-  $("card-button").textContent = "Voir ma carte";
 }
 
-$("card-button").addEventListener("click", () => ($("card").hidden ? showCard() : hideCard()));
-addEventListener("pagehide", hideCard);
+const card = new Secret("card-button", "card", ["Voir ma carte", "Cacher ma carte"], fillCard, emptyCard);
+const learned = new Secret(
+  "secrets-button",
+  "learned",
+  ["Voir ce que j'ai appris", "Cacher ce que j'ai appris"],
+  fillSecrets,
+  () => $("secrets").replaceChildren(),
+);
+
+function hideSecrets() {
+  card.hide();
+  learned.hide();
+}
+addEventListener("pagehide", hideSecrets);
 
 // -- the rest ----------------------------------------------------------------------------
 
@@ -252,7 +302,7 @@ async function keepAwake() {
   }
 }
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "hidden") hideCard();
+  if (document.visibilityState === "hidden") hideSecrets();
   else keepAwake();
 });
 
