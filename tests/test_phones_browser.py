@@ -92,8 +92,8 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     asked = hub.ask({"Ben": Question(Form.ONE, "Qui regardez-vous ?", NAMES)})
     ben.wait_question("Qui regardez-vous ?")
     _clean(ben)
-    ben.press("Valider")  # nothing chosen: the hub's own reason
-    assert ben.refusal() == "Refusé : une réponse est obligatoire."
+    ben.press("Valider")  # nothing chosen: the page says so and sends nothing
+    assert ben.refusal() == "Rien n'est coché : cochez votre choix, puis touchez « Valider »."
     ben.choose("Cleo")
     ben.wait_answered()
     assert ben.page.evaluate("document.activeElement.id") == "answered"  # focus not lost with the form
@@ -219,3 +219,27 @@ def test_at_the_games_end_the_page_says_so_and_stops_reconnecting(browser: Brows
     server.start()  # a server on the same port again: the page, its game over, does not come back
     time.sleep(3)  # longer than the page's first waits before reconnecting
     assert hub.connected() == [] and ana.page.locator("#connection").inner_text() == "La partie est finie."
+
+
+def test_valider_with_nothing_ticked_sends_nothing_and_says_why(browser, table) -> None:
+    """« rien » is said by its own button only: a screen reader user who reaches « Valider » first must not
+    skip their power by mistake."""
+    hub, url, _ = table
+    phone = browser.phone(url)
+    phone.join("Ana")
+    asked = hub.ask({"Ana": Question(Form.ONE, "Qui regardez-vous ?", (Choice("Ben", "Ben"),), optional=True)})
+    phone.question()
+    phone.press("Valider")
+    assert "Rien n'est coché" in phone.refusal()
+    assert hub.wait(0.3) == [] and not hub.screen("Ana").answered
+    phone.answer(None)  # « Personne / rien », said on purpose
+    [got] = hub.wait(5)
+    assert (got.asked, got.value) == (asked, None)
+
+
+def test_the_join_page_says_so_when_every_seat_is_taken(browser, table) -> None:
+    hub, url, _ = table
+    for seat in hub.seats:
+        hub.claim(seat)
+    phone = browser.phone(url)
+    phone.page.locator("#no-seat:not([hidden])").wait_for()

@@ -6,7 +6,7 @@ const REFRESH_MS = 3000;
 const list = document.getElementById("seats");
 const noSeat = document.getElementById("no-seat");
 const message = document.getElementById("message");
-let shown = "";
+let shown = null; // the free seats last listed; null: none listed yet, so the first answer always shows
 
 async function refresh() {
   let reply;
@@ -59,7 +59,7 @@ async function claim(name) {
   }
   const body = await reply.json().catch(() => ({}));
   message.textContent = "Refusé : " + (body.error || "réessayez") + ".";
-  shown = "";
+  shown = null;
   refresh();
 }
 

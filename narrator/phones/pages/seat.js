@@ -7,6 +7,7 @@ const SHOWN_MS = 10000; // the card (or what was learned) hides itself again aft
 const RETRY_MS = [500, 1000, 2000, 4000]; // waits between reconnections, then the last one again
 const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
 const GAME_OVER = 4002; // close code: the game is over, nothing to reconnect to
+const TOO_MANY = 1008; // close code: too many pages on this seat, the oldest closed
 const $ = (id) => document.getElementById(id);
 
 let screen = null;
@@ -41,6 +42,11 @@ function connect() {
     }
     if (over || event.code === GAME_OVER) {
       end();
+      return;
+    }
+    if (event.code === TOO_MANY) {
+      // the seat was opened on a newer page: this one steps aside instead of closing that one in turn
+      $("connection").textContent = "Cette place est ouverte sur une autre page : rechargez celle-ci pour la reprendre.";
       return;
     }
     $("connection").textContent = "Connexion perdue : reconnexion…";
@@ -165,10 +171,11 @@ function buildQuestion(question) {
   if (question.form === "one") {
     actions.push(button("Valider", () => {
       const chosen = $("choices").querySelector("input:checked");
-      answer(chosen ? chosen.value : null);
+      if (chosen) answer(chosen.value);
+      else nothingChosen(question);
     }));
   } else if (many) {
-    actions.push(button("Valider", () => answer([...picked])));
+    actions.push(button("Valider", () => (picked.length ? answer([...picked]) : nothingChosen(question))));
   } else if (question.form === "yes_no") {
     actions.push(button("Oui", () => answer(true)), button("Non", () => answer(false)));
   } else {
@@ -178,6 +185,13 @@ function buildQuestion(question) {
     actions.push(button("Personne / rien", () => answer(null)));
   }
   $("actions").replaceChildren(...actions);
+}
+
+// « Valider » with nothing ticked is no answer: « rien » is said only by its own button, never by mistake
+function nothingChosen(question) {
+  $("question-reply").textContent = question.optional
+    ? "Rien n'est coché : cochez votre choix, ou touchez « Personne / rien »."
+    : "Rien n'est coché : cochez votre choix, puis touchez « Valider ».";
 }
 
 function button(text, onPress) {
