@@ -23,7 +23,7 @@ from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic, say
-from narrator.script.prompts import load_prompts
+from narrator.script.prompts import load_phone_prompts
 from narrator.table.classic.phones import PhoneOperator
 
 
@@ -72,7 +72,7 @@ def main() -> None:
     )
     words = partial(say, load_classic())
     hub = Hub(seats)
-    operator = PhoneOperator(hub, load_narration().phones, load_prompts(), lambda: None)
+    operator = PhoneOperator(hub, load_narration().phones, load_phone_prompts(), lambda: None)
     phoned = rounds(hub, seer, args.rounds, lambda: operator.answer(ask, PhaseId("night", 1), words))
     bare_hub = Hub(seats)
     question = Question(Form.ONE, "?", tuple(Choice(p, p) for p in others), optional=True)
