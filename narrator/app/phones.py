@@ -101,7 +101,7 @@ def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | Non
     `seats`: a resumed game's tokens and taken seats. `SetupError` (one French sentence) when it cannot."""
     from narrator.phones.server import PhoneError, PhoneServer
 
-    if not 0 <= port <= 65535:
+    if port != 0 and not 1024 <= port <= 65535:  # below 1024 only the administrator may listen
         raise SetupError(
             f"--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : {port}"
         )
