@@ -620,3 +620,53 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
     terminal = "".join(table.out + table.err)
     assert "Cupidon unit" not in terminal and "La voyante regarde" not in terminal
     assert not any(token in terminal for token in tokens.values())  # no seat's token either
+
+
+def test_a_seat_claimed_without_its_page_reads_no_card_before_every_seat_is_there_and_is_said_aloud(
+    tmp_path: Path,
+) -> None:
+    """A cheater takes Ben's free seat with two HTTP requests and no page: the table hears that Ben has
+    joined (Ben, still without a phone, says it is not him), and no card is dealt while seats are missing."""
+    journal = tmp_path / "partie.jsonl"
+    args = ["play", "thiercelieux", "--players", ",".join(PLAYERS), "--roles", ",".join(CLI_CARDS)]
+    table = CommandLine(tmp_path, [*args, "--phones", "--bind", "127.0.0.1", "--port", "0", "--ear", "keyboard", "--no-wait", "--journal", str(journal)], journal)  # fmt: skip
+    try:
+        cheater = Phone(table.port)
+        assert cheater.claim("Ben").status == 200
+        table.wait_for(lambda: "Ben a rejoint la partie." in table.heard())
+        screen = cheater.call("GET", "/api/screen").json()["screen"]
+        assert screen["card"] is None  # the other seats are still missing: nothing dealt yet
+    finally:
+        table.end()
+
+
+def test_a_seat_freed_mid_game_and_taken_again_is_said_aloud() -> None:
+    """After « libère la place de Ben », whoever takes the seat can read Ben's card: the table hears it taken."""
+    hub = Hub(PLAYERS)
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    voice = Voice(fake_render, speaker)
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=voice,
+        ear=RecordVoices(RECORD),
+        clock=clock,
+        parser=Parser("thiercelieux", PLAYERS),
+        phrases=lambda phase: [],
+        journal=None,
+        phones=hub,
+        rules=load_classic(),
+        narration=load_narration(),
+        players=tuple(PLAYERS),
+        deal=tuple(DEAL),
+        options=Options(),
+        operator=PhoneOperator(hub, load_narration().phones, load_phone_prompts(), lambda: None),
+    )
+    hub.claim("Ana")
+    session.note_seats(tell=False)  # the joining says it its own way
+    assert speaker.heard == [] and [e.seat for e in session.events if isinstance(e, ev.SeatTaken)] == ["Ana"]
+    hub.free("Ben", "nouveau-jeton")
+    hub.claim("Ben")
+    session.note_seats()
+    assert [text for _, _, text in speaker.heard] == ["La place de Ben est reprise."]
+    assert [e.seat for e in session.events if isinstance(e, ev.SeatTaken)] == ["Ana", "Ben"]

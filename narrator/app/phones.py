@@ -127,7 +127,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     hub, prompts, voice, names = phones.hub, load_phone_prompts(), host.voice, host.prompts.join
     spoken = spoken_address(phones.address, phones.port)
     phones.show()
-    host.note_seats()
+    host.note_seats(tell=False)
     announced: set[str] = set()
     begun = len(host.events)
     question = voice.last  # the game's own « répète » is given back once every phone is here
@@ -136,8 +136,13 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     news = time.monotonic()
     live = waits(host.ear)  # a script answers at once: only the phones are waited for
     while True:
-        host.note_seats()
-        here = set(hub.connected())
+        host.note_seats(tell=False)  # the joining says itself who came
+        # a seat is there once taken (its token given: its card can be read), said aloud even if no page
+        # connects; a seat a phone held before a resume, once that phone is back. A seat freed meanwhile
+        # comes with a new phone: it joins, it is not back
+        freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
+        held = set(phones.held) - freed
+        here = set(hub.claimed()) - (held - set(hub.connected()))
         announced &= here  # a seat freed meanwhile is announced again when a phone takes it
         arrived = [s for s in hub.seats if s in here and s not in announced]
         announced |= set(arrived)
@@ -145,8 +150,6 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
         if arrived or not missing:
             lines = []
             if arrived:
-                # a seat freed meanwhile comes with a new phone: it joins, it is not back
-                freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
                 back = [s for s in arrived if s in phones.held and s not in freed]
                 new = [s for s in arrived if s not in back]
                 if back:
