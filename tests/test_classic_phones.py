@@ -640,6 +640,7 @@ def test_a_seat_claimed_without_its_page_reads_no_card_before_every_seat_is_ther
         cheater = Phone(table.port)
         assert cheater.claim("Ben").status == 200
         table.wait_for(lambda: "Ben a rejoint la partie." in table.heard())
+        assert not any("reprise" in line for line in table.heard())  # joining, not taken back
         screen = cheater.call("GET", "/api/screen").json()["screen"]
         assert screen["card"] is None  # the other seats are still missing: nothing dealt yet
     finally:
@@ -669,8 +670,9 @@ def test_a_seat_freed_mid_game_and_taken_again_is_said_aloud() -> None:
         operator=PhoneOperator(hub, load_narration().phones, load_phone_prompts(), lambda: None),
     )
     hub.claim("Ana")
-    session.note_seats(tell=False)  # the joining says it its own way
+    session.note_seats()  # while the phones join, the joining says it its own way
     assert speaker.heard == [] and [e.seat for e in session.events if isinstance(e, ev.SeatTaken)] == ["Ana"]
+    session.joined = True
     hub.free("Ben", "nouveau-jeton")
     hub.claim("Ben")
     session.note_seats()

@@ -127,7 +127,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     hub, prompts, voice, names = phones.hub, load_phone_prompts(), host.voice, host.prompts.join
     spoken = spoken_address(phones.address, phones.port)
     phones.show()
-    host.note_seats(tell=False)
+    host.note_seats()
     announced: set[str] = set()
     begun = len(host.events)
     question = voice.last  # the game's own « répète » is given back once every phone is here
@@ -136,7 +136,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     news = time.monotonic()
     live = waits(host.ear)  # a script answers at once: only the phones are waited for
     while True:
-        host.note_seats(tell=False)  # the joining says itself who came
+        host.note_seats()  # the joining says itself who came (not `joined` yet)
         # a seat is there once taken (its token given: its card can be read), said aloud even if no page
         # connects; a seat a phone held before a resume, once that phone is back. A seat freed meanwhile
         # comes with a new phone: it joins, it is not back
@@ -163,6 +163,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
             news = time.monotonic()
         if not missing:
             voice.last = question
+            host.joined = True  # from now on a seat taken (after « libère la place de … ») is told by the game
             return
         if time.monotonic() - news >= remind_s:
             voice.ask(
