@@ -41,6 +41,7 @@ from narrator.script.onenight.script import load_script, load_shipped, script_pa
 from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
+from narrator.table.host import Stopped
 from narrator.table.journal import Journal, JournalError, finished, read_journal
 from narrator.table.onenight.announcer import plan
 from narrator.table.onenight.session import Session
@@ -372,6 +373,20 @@ def test_a_missing_answer_is_asked_again_aloud_without_naming_its_holder() -> No
     missing = ids.index("phones_late")
     assert ids.index("voleur_wake") < missing < ids.index("voleur_sleep")  # in the voleur's call
     assert "Dan" not in words.missing and "voleur" not in words.missing.lower()
+
+
+def test_while_an_answer_is_late_the_table_is_heard_and_may_stop_the_night() -> None:
+    """A phone that died mid-call must not hold the table hostage: after « J'attends encore une réponse »
+    the narrator hears the table (« stop », « libère la place de … »)."""
+    session, speaker, hub, clock = game(ONUW, ["stop", "oui"])
+    assert session.on_phones is not None
+    session.on_phones.again_s = 10
+    with Phones(hub, chooser(ONUW), slow={"Dan"}, clock=clock), pytest.raises(Stopped):
+        session.run(narration(ONUW))
+    ids = [line_id for _, line_id, _ in speaker.heard]
+    assert "phones_late" in ids and ids.index("voleur_wake") < ids.index("phones_late")
+    assert "voleur_sleep" not in ids  # stopped in the voleur's call, where Dan's phone was awaited
+    assert isinstance(session.events[-1], ev.Stop)
 
 
 def test_a_call_lasts_at_least_its_wait() -> None:

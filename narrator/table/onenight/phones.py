@@ -30,6 +30,7 @@ from narrator.voice import Item, Pause
 
 AGAIN_S = 10.0  # after a call's wait, how often a missing answer is asked again aloud
 POLL_S = 1.0  # how long the game waits on the phones at a time (real seconds)
+LISTEN_S = 4.0  # after an answer was asked again aloud, how long the table is heard
 
 
 def missing_line(words: PhoneWords) -> Line:
@@ -53,6 +54,9 @@ class PhoneNight:
     again_s: float = AGAIN_S
     poll_s: float = POLL_S
     told: dict[str, set[str]] = field(default_factory=dict)  # what each seat's phone was told
+    # hears the table for up to so many seconds (« stop », « libère la place de Ana »…), after a reminder:
+    # a phone that died mid-call is replaced by voice, and the night can be stopped
+    listen: Callable[[float], None] | None = None
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -84,6 +88,8 @@ class PhoneNight:
                 break
             if self.clock.now() >= reminder:
                 self.voice.tell(missing_line(self.words))
+                if self.listen is not None:
+                    self.listen(LISTEN_S)
                 reminder = self.clock.now() + self.again_s
             since = self.clock.now()
             got = self.hub.wait(self.poll_s)

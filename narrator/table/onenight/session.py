@@ -78,6 +78,7 @@ class Session(Host):
                 self.voice,
                 self.clock,
                 self._record,
+                listen=self.hear_controls,
             )
 
     # -- the whole game -------------------------------------------------------------------
