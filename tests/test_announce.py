@@ -95,15 +95,21 @@ def test_waits_are_exact_in_the_laid_out_timeline() -> None:
     assert timeline.duration_s == pytest.approx(sum(durations) + 2 * 5.0 * 1.5)
 
 
-@pytest.mark.parametrize("minutes,first_game,expected", [(None, False, 5), (None, True, 10), (3, False, 3)])
+@pytest.mark.parametrize(
+    "minutes,first_game,expected", [(None, False, 5), (None, True, 10), (3, False, 3), (1, False, 1)]
+)
 def test_the_debate_lasts_what_the_table_asked(minutes, first_game, expected) -> None:
     # 001: "Vous avez maintenant 5 minutes pour discuter entre vous." / "Commencez par 10 minutes au début"
     announce = POUDLARD.announce
     narration = plan(announce, ["mangemort", "eleve", "eleve", "harry"], minutes or (10 if first_game else None))
     assert narration.debate.minutes == expected
     said = next(i for i in narration.opening if isinstance(i, Say) and i.line_id == "discussion_start*")
-    assert said.text == f"Vous avez maintenant {expected} minutes pour discuter entre vous."
-    assert [left for left, _ in narration.debate.reminders] == [60, 10]
+    debate = "une minute" if expected == 1 else f"{expected} minutes"  # never « 1 minutes »
+    assert said.text == f"Vous avez maintenant {debate} pour discuter entre vous."
+    onuw = plan(ONUW.announce, ["loup", "voyante", "villageois", "villageois", "merdeux", "saoulon"], minutes)
+    said = next(i for i in onuw.opening if isinstance(i, Say) and i.line_id == "discussion_start*")
+    assert said.text.startswith(f"Vous avez {debate if minutes else '5 minutes'} pour débattre.")
+    assert [left for left, _ in narration.debate.reminders] == ([60, 10] if expected > 1 else [10])
     assert [i.line_id for i in narration.vote if isinstance(i, Say)] == ["vote_call", "vote_count"]
 
 

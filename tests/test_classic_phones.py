@@ -26,7 +26,7 @@ from narrator.app.record_play import RecordVoices, answer_of
 from narrator.app.startup import TableRequest
 from narrator.listen.french import Parser
 from narrator.phones.hub import Hub
-from narrator.phones.screens import Form, Question, Screen
+from narrator.phones.screens import Choice, Form, Question, Screen
 from narrator.rules.classic import Options
 from narrator.rules.classic.asks import Kind
 from narrator.rules.classic.deal import random_record
@@ -304,6 +304,11 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
     rounds = table.phones.rounds
     assert rounds
     decoy_words = {load_phone_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_yes_no")}
+    # the lists of names of each night (the rounds of Cupidon, the voyante, the pack, the poison): every
+    # living player, whom the rules allow or not, so that a decoy beside a list is that list, and neither
+    # tells who the wolves are (the pack may not devour a wolf) nor who the voyante is
+    night_2 = ["Ben", "Dan", "Fay", "Gus"]  # Hugo devoured, Cleo grieved, Eva voted out, Ana shot
+    lists = {1: PLAYERS, 2: PLAYERS, 4: PLAYERS, 6: PLAYERS, 8: night_2, 10: night_2}
     for number, questions in rounds.items():
         # every seat is asked, the dead included, so nobody learns who acted from who touched a phone
         assert set(questions) == set(PLAYERS), number
@@ -311,11 +316,12 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
         assert real, number
         forms = {q.form for q in questions.values()}
         assert len(forms) == 1, (number, forms)
+        shown = {q.choices for q in questions.values()}
+        if number in lists:  # a list of names looks the same on every phone: the living, known to all
+            assert shown == {tuple(Choice(p, p) for p in lists[number])}, number
         for question in questions.values():
             if question.decoy:
                 assert question.text in decoy_words
-                # the decoy offers every seat's name: nothing of the real question's list
-                assert question.form is Form.YES_NO or [c.value for c in question.choices] == PLAYERS
     real_by_round = [frozenset(s for s, q in qs.items() if not q.decoy) for _, qs in sorted(rounds.items())]
     # night 1: Cupidon, the voyante, the petite fille with the pack (spied / caught), the pack, the
     # sorcière's two potions (life, then death); night 2: the spying, the pack, the potions
@@ -620,3 +626,66 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
     terminal = "".join(table.out + table.err)
     assert "Cupidon unit" not in terminal and "La voyante regarde" not in terminal
     assert not any(token in terminal for token in tokens.values())  # no seat's token either
+
+
+def test_a_seat_claimed_without_its_page_reads_no_card_before_every_seat_is_there_and_is_said_aloud(
+    tmp_path: Path,
+) -> None:
+    """A cheater takes Ben's free seat with two HTTP requests and no page: the table hears that Ben has
+    joined (Ben, still without a phone, says it is not him), and no card is dealt while seats are missing."""
+    journal = tmp_path / "partie.jsonl"
+    args = ["play", "thiercelieux", "--players", ",".join(PLAYERS), "--roles", ",".join(CLI_CARDS)]
+    table = CommandLine(tmp_path, [*args, "--phones", "--bind", "127.0.0.1", "--port", "0", "--ear", "keyboard", "--no-wait", "--journal", str(journal)], journal)  # fmt: skip
+    try:
+        cheater = Phone(table.port)
+        assert cheater.claim("Ben").status == 200
+        table.wait_for(lambda: "Ben a rejoint la partie." in table.heard())
+        assert not any("reprise" in line for line in table.heard())  # joining, not taken back
+        screen = cheater.call("GET", "/api/screen").json()["screen"]
+        assert screen["card"] is None  # the other seats are still missing: nothing dealt yet
+    finally:
+        table.end()
+
+
+def test_a_seat_freed_mid_game_and_taken_again_is_said_aloud() -> None:
+    """After « libère la place de Ben », whoever takes the seat can read Ben's card: the table hears it taken."""
+    hub = Hub(PLAYERS)
+    clock = FakeClock()
+    speaker = ClockSpeaker(clock)
+    voice = Voice(fake_render, speaker)
+    session = ClassicSession(
+        prompts=load_prompts(),
+        voice=voice,
+        ear=RecordVoices(RECORD),
+        clock=clock,
+        parser=Parser("thiercelieux", PLAYERS),
+        phrases=lambda phase: [],
+        journal=None,
+        phones=hub,
+        rules=load_classic(),
+        narration=load_narration(),
+        players=tuple(PLAYERS),
+        deal=tuple(DEAL),
+        options=Options(),
+        operator=PhoneOperator(hub, load_narration().phones, load_phone_prompts(), lambda: None),
+    )
+    hub.claim("Ana")
+    session.note_seats()  # while the phones join, the joining says it its own way
+    assert speaker.heard == [] and [e.seat for e in session.events if isinstance(e, ev.SeatTaken)] == ["Ana"]
+    session.joined = True
+    hub.free("Ben", "nouveau-jeton")
+    hub.claim("Ben")
+    session.note_seats()
+    assert [text for _, _, text in speaker.heard] == ["La place de Ben est reprise."]
+    assert [e.seat for e in session.events if isinstance(e, ev.SeatTaken)] == ["Ana", "Ben"]
+
+
+def test_every_phone_shows_where_the_game_is_and_its_verdict_nothing_secret() -> None:
+    table = phone_table(RECORD)
+    ending = play(table)
+    for seat in PLAYERS:
+        statuses = [s.status for s in table.phones.shown[seat]]
+        seen = [s for i, s in enumerate(statuses) if s and (i == 0 or s != statuses[i - 1])]
+        verdict = seen[-1]
+        assert seen[:-1] == ["Nuit 1", "Jour 1 : le débat", "Le vote", "Nuit 2"], seat
+        assert verdict in table.said() and all(name in verdict for name in ending.winners)

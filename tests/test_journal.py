@@ -531,3 +531,25 @@ def test_a_table_that_cannot_start_leaves_no_journal(state, name, change, messag
     run = journal_rig.run_cli(family.argv(state, path, said, False) + change, typed)
     assert run.code == 2 and message in run.out and run.out.count("narrator: ") == 1, run.out
     assert not path.exists()
+
+
+def test_journals_side_files_and_records_are_the_owners_only(games, state) -> None:
+    """They hold every seat's token and the deal in clear: mode 0600, a new one or one rewritten."""
+    from narrator.app.startup import write_record
+
+    journal = Journal.create(ONENIGHT, state / "new.jsonl")
+    write_record(journal, {"game": "onuw"})
+    journal.close()
+    record = state / "new.record.yaml"
+    assert (state / "new.jsonl").stat().st_mode & 0o777 == 0o600 and record.stat().st_mode & 0o777 == 0o600
+    record.chmod(0o644)
+    write_record(journal, {"game": "onuw"})  # written again over an older, wider one
+    assert record.stat().st_mode & 0o777 == 0o600
+    data, _ = games["poudlard"]
+    path = state / "cut.jsonl"
+    path.write_bytes(data[:-20])
+    path.chmod(0o644)
+    newline = b"\n"
+    assert journal_rig.FAMILIES["poudlard"].resume(state, path).code == 0  # the cut line taken out: rewritten
+    side = state / f"cut.jsonl.ligne-{data.count(newline)}.ecartee"
+    assert path.stat().st_mode & 0o777 == 0o600 and side.stat().st_mode & 0o777 == 0o600

@@ -381,10 +381,15 @@ def test_phone_options_refused_in_one_french_sentence(tmp_path: Path) -> None:
     )
     far = play("--bind", "127.0.0.1", "--port", "70000")
     assert far.returncode == 2 and "--port : attendu : un port de 1024 à 65535" in far.stderr
+    low = play("--bind", "127.0.0.1", "--port", "80")  # what the message says, not the server's later refusal
+    assert (
+        low.returncode == 2
+        and "--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : 80" in low.stderr
+    )
     with socket_taken() as port:
         taken = play("--bind", "127.0.0.1", "--port", str(port))
     assert taken.returncode == 2 and f"le port {port} est déjà pris" in taken.stderr
-    for run in (bad, far, taken):
+    for run in (bad, far, low, taken):
         assert "Traceback" not in run.stderr
     assert not list((tmp_path / "state").glob("**/*.jsonl"))  # a table that cannot start leaves no journal
 

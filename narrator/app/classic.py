@@ -100,7 +100,6 @@ class ClassicTable:
         operator: Operator
         if hub is not None:
             prompts, spoken = load_phone_prompts(), host["voice"]
-            hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
             remind = lambda: spoken.tell(prompts.line("waiting_answer"))  # noqa: E731
             operator = PhoneOperator(hub, load_narration().phones, prompts, remind)
         else:
@@ -122,8 +121,9 @@ class ClassicTable:
         )
 
         def game() -> None:
-            if io.phones is not None:  # every seat's phone there before the game begins
+            if io.phones is not None:  # every seat's phone there before the cards are dealt to them
                 join(session, io.phones)
+                io.phones.hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
             write_record(journal, session.run(events).record)
 
         return guarded(game, journal, io)

@@ -102,7 +102,7 @@ def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | Non
     `seats`: a resumed game's tokens and taken seats. `SetupError` (one French sentence) when it cannot."""
     from narrator.phones.server import PhoneError, PhoneServer
 
-    if not 0 <= port <= 65535:
+    if port != 0 and not 1024 <= port <= 65535:  # below 1024 only the administrator may listen
         raise SetupError(
             f"--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : {port}"
         )
@@ -137,8 +137,13 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     news = time.monotonic()
     live = waits(host.ear)  # a script answers at once: only the phones are waited for
     while True:
-        host.note_seats()
-        here = set(hub.connected())
+        host.note_seats()  # the joining says itself who came (not `joined` yet)
+        # a seat is there once taken (its token given: its card can be read), said aloud even if no page
+        # connects; a seat a phone held before a resume, once that phone is back. A seat freed meanwhile
+        # comes with a new phone: it joins, it is not back
+        freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
+        held = set(phones.held) - freed
+        here = set(hub.claimed()) - (held - set(hub.connected()))
         announced &= here  # a seat freed meanwhile is announced again when a phone takes it
         arrived = [s for s in hub.seats if s in here and s not in announced]
         announced |= set(arrived)
@@ -146,8 +151,6 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
         if arrived or not missing:
             lines = []
             if arrived:
-                # a seat freed meanwhile comes with a new phone: it joins, it is not back
-                freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
                 back = [s for s in arrived if s in phones.held and s not in freed]
                 new = [s for s in arrived if s not in back]
                 if back:
@@ -161,6 +164,7 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
             news = time.monotonic()
         if not missing:
             voice.last = question
+            host.joined = True  # from now on a seat taken (after « libère la place de … ») is told by the game
             return
         if time.monotonic() - news >= remind_s:
             voice.ask(

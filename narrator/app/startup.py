@@ -7,6 +7,7 @@ turns any problem on the way into one French sentence with the journal kept.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -298,7 +299,10 @@ def host_arguments(
 def write_record(journal: Journal, record: Mapping[str, object]) -> None:
     """A game that ended, as a record beside its journal (`….record.yaml`) that `narrator resolve` plays."""
     out = journal.path.with_suffix(".record.yaml")
-    out.write_text(yaml.safe_dump(dict(record), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the deal in clear: the owner's only
+    os.fchmod(fd, 0o600)  # a record written before, with another mode, is narrowed too
+    with open(fd, "w", encoding="utf-8") as file:
+        file.write(yaml.safe_dump(dict(record), allow_unicode=True, sort_keys=False))
     print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
 

@@ -121,6 +121,7 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "phones_all": set(),
     "free_seat_check": {"player"},
     "seat_freed": {"player"},
+    "seat_taken_again": {"player"},
     "no_phones": set(),
     # the night: a decoy question of each form, and a slow answer asked again aloud
     "phone_decoy_one": set(),
@@ -128,6 +129,9 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "phone_decoy_some": set(),
     "phone_decoy_yes_no": set(),
     "waiting_answer": set(),
+    "status_night": {"number"},
+    "status_debate": {"number"},
+    "status_vote": set(),
 }
 
 

@@ -73,6 +73,7 @@ class Host:
     tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
     phones: Hub | None = None  # the players' phones, when the game is played with them
     events: list[ev.Event] = field(default_factory=list)
+    joined: bool = False  # every seat's phone came (narrator/app/phones.py's `join`): a seat taken now is told
     undo_rule: ClassVar[UndoRule] = UndoRule(takes=())  # each family's: what « annule » takes back
 
     def __post_init__(self) -> None:
@@ -242,10 +243,19 @@ class Host:
 
     def note_seats(self) -> None:
         """Journal the seats the phones took since the last look (called from the game's thread only:
-        the web server's thread only notes them in the hub)."""
-        if self.phones is not None:
-            for seat in self.phones.claims():
-                self._record(ev.SeatTaken(seat))
+        the web server's thread only notes them in the hub), and tell the table once `joined` (the
+        joining says it its own way): in a game begun, a seat is taken only after « libère la place de Ana »,
+        and whoever took it can read its card, so the table hears it taken whether a page shows it or not."""
+        if self.phones is None:
+            return
+        taken = self.phones.claims()
+        for seat in taken:
+            self._record(ev.SeatTaken(seat))
+        if taken and self.joined:
+            question = self.voice.last
+            said = load_phone_prompts()
+            self.voice.tell(*(said.line("seat_taken_again", player=seat) for seat in taken))
+            self.voice.last = question  # « répète » is still about the question the table was at
 
     def free_seat(self, seat: str) -> None:
         """« libère la place de Ana », confirmed: Ana's phone loses the seat, and the next phone may take it

@@ -121,7 +121,7 @@ class Journal:
                 path = folder / time.strftime(f"partie-%Y%m%d-%H%M%S-{n}.jsonl")
         path = Path(path)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
         except FileExistsError:
             raise JournalError(
                 f"{path} : ce fichier existe déjà ; une nouvelle partie ne l'écrase pas {_held(path)}"
@@ -390,13 +390,14 @@ def _replace(path: Path, fd: int, reading: Reading) -> int:
     assert reading.rewrite is not None
     if reading.dropped:
         side = _side_file(path, reading.dropped_from)
-        with open(side, "wb") as out:
+        with open(os.open(side, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as out:
             out.write(reading.dropped)
             out.flush()
             os.fsync(out.fileno())
     fresh = path.with_name(f".{path.name}.reprise")
-    new = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+    new = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
     try:
+        os.fchmod(new, 0o600)  # the players' tokens and the deal: readable by the owner only, as a new journal
         _lock(new, fresh)
         view = memoryview(reading.rewrite)
         while view:

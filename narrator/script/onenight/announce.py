@@ -59,6 +59,7 @@ class Announcements:
     minutes: int
     first_game_minutes: int
     opening: tuple[Step, ...]
+    opening_one: Mapping[str, str]  # line id -> its words for a debate of one minute (`say_one`), if any
     reminders: tuple[Reminder, ...]
     vote: tuple[Step, ...]
     scenarios: Mapping[str, Mapping[int, tuple[str, ...]]]  # name -> players -> cards in play
@@ -109,7 +110,8 @@ class Announcements:
         out: list[Step] = []
         for step in self.opening:
             if isinstance(step, Line) and "{minutes}" in step.text:
-                step = Line(step.id + "*", step.text.format(minutes=minutes))
+                text = self.opening_one.get(step.id, step.text) if minutes == 1 else step.text
+                step = Line(step.id + "*", text.format(minutes=minutes))
             out.append(step)
         return out
 
@@ -136,6 +138,7 @@ def parse_announcements(data: Mapping) -> Announcements:
         minutes=day["discussion"]["minutes"],
         first_game_minutes=day["discussion"]["first_game_minutes"],
         opening=tuple(_step(s) for s in day["opening"]),
+        opening_one={s["id"]: s["say_one"] for s in day["opening"] if "say_one" in s},
         reminders=tuple(Reminder(r["left"], Line(r["id"], r["say"])) for r in day["reminders"]),
         vote=tuple(_step(s) for s in day["vote"]),
         scenarios={

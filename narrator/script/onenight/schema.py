@@ -84,6 +84,8 @@ _LINE: dict[str, Any] = {
     "required": ["id", "say"],
     "additionalProperties": False,
 }
+# an opening line may say a debate of one minute in its own words (« une minute », not « 1 minutes »)
+_OPENING_LINE: dict[str, Any] = {**_LINE, "properties": {**_LINE["properties"], "say_one": _TEXT}}
 _WAIT = {
     "type": "object",
     "properties": {"wait": {"type": "number", "exclusiveMinimum": 0}},
@@ -134,7 +136,7 @@ ANNOUNCEMENTS: dict[str, Any] = {
                 "required": ["minutes", "first_game_minutes"],
                 "additionalProperties": False,
             },
-            "opening": {"type": "array", "items": {"oneOf": [_LINE, _WAIT]}, "minItems": 1},
+            "opening": {"type": "array", "items": {"oneOf": [_OPENING_LINE, _WAIT]}, "minItems": 1},
             "reminders": {
                 "type": "array",
                 "items": {

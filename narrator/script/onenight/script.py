@@ -142,6 +142,9 @@ def _announcement_checks(doc: Marked) -> list[Problem]:
             )
     day = data["day"]
     lines += [(("day", "opening", i), line, {"minutes"}) for i, line in enumerate(day["opening"])]
+    for i, line in enumerate(day["opening"]):
+        if "say_one" in line:
+            out += text_problems(doc, ("day", "opening", i, "say_one"), line["say_one"], {"minutes"})
     lines += [(("day", "reminders", i), line, None) for i, line in enumerate(day["reminders"])]
     lines += [(("day", "vote", i), line, None) for i, line in enumerate(day["vote"])]
     seen: dict[str, tuple] = {}

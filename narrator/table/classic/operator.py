@@ -59,6 +59,11 @@ class Operator(Protocol):
         (the script's `confided`); `replayed`: the game is replaying its journal, and says it again."""
         ...
 
+    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+        """What the whole table knows now: where the game is (« Nuit 2 », the verdict), who is alive
+        (None: as it was)."""
+        ...
+
 
 class OnScreen:
     """An operator who reads everything on his own screen: the private sentences as they come."""
@@ -74,6 +79,9 @@ class OnScreen:
     def confide(self, number: int, text: str, seats: Sequence[str], replayed: bool) -> None:
         if not replayed:
             self.show(text)
+
+    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+        """The table hears it all: nothing more to show."""
 
 
 class KeyboardOperator(OnScreen):

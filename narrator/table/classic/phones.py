@@ -3,7 +3,11 @@
 A classic table with phones has no operator. When the engine asks a question (`Ask`), its answerers
 (`Ask.by`: the called card's living holders, the whole pack for the wolves' victim) see it on their
 phones, and every other seat sees a decoy of the same form (a list of names, oui/non) that asks
-for a touch too, so nobody learns who acted from who touched a phone. The call lasts as long as
+for a touch too, so nobody learns who acted from who touched a phone. A list of names shows every
+living player (who is alive is known to all) whatever the rules allow, and the decoys beside it show
+that same list: a glance does not tell them apart, and a name the rules leave out (a wolf for the pack,
+the voyante for herself) shows nothing; a touch the rules refuse is refused on the phone and asked
+again. The public line of every phone says where the game is (`public`). The call lasts as long as
 its slowest needed answer; when one is slow, the table hears « J'attends encore une réponse »,
 which names nobody. Several answerers of one player (the pack) choose together: each proposes,
 and until all propose the same, their phones show every proposal and ask again.
@@ -51,6 +55,7 @@ class PhoneOperator:
         self.remind = remind
         self.patience = patience
         self._told = 0  # the last private sentence of the game put on a phone (see `confide`)
+        self.living: tuple[str, ...] = tuple(hub.seats)  # the players all know alive (see `public`)
 
     # -- what the players learn -------------------------------------------------------------
 
@@ -69,6 +74,11 @@ class PhoneOperator:
         self._told = number
         self.note(text, seats)
 
+    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+        self.hub.status(status)
+        if living is not None:
+            self.living = tuple(living)
+
     # -- the questions ----------------------------------------------------------------------
 
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
@@ -77,9 +87,9 @@ class PhoneOperator:
         if ask.kind is Kind.PLAYER:
             return self._player(ask, text)
         if ask.kind is Kind.PAIR:
-            return self._asked(ask, Question(Form.PAIR, text, self._names(ask.choices), optional))
+            return self._asked(ask, Question(Form.PAIR, text, self._shown(ask.choices), optional))
         if ask.kind is Kind.PLAYERS:
-            return self._asked(ask, Question(Form.SOME, text, self._names(ask.choices), optional, ask.count))
+            return self._asked(ask, Question(Form.SOME, text, self._shown(ask.choices), optional, ask.count))
         if ask.kind is Kind.OPTION:
             options = {str(value): value for value, _ in ask.options}
             choices = tuple(Choice(str(value), label) for value, label in ask.options)
@@ -101,7 +111,7 @@ class PhoneOperator:
 
     def _player(self, ask: Ask, text: str) -> object:
         """One player, by one answerer or by several who must agree (the pack)."""
-        choices = self._names(ask.choices)
+        choices = self._shown(ask.choices)
         if len(ask.by) == 1:
             return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
         together = self.texts["together"].format(names=self._join(ask.by))
@@ -125,7 +135,7 @@ class PhoneOperator:
             text = self.texts["poison"]
             if ask.no_heal is not None:
                 text = f"{self.texts['no_heal'].format(why=words(ask.no_heal))} {text}"
-            poison = self._asked(ask, Question(Form.ONE, text, self._names(ask.choices), optional=True))
+            poison = self._asked(ask, Question(Form.ONE, text, self._shown(ask.choices), optional=True))
         elif ask.no_poison is not None:
             self.note(_sentence(self.texts["no_poison"].format(why=words(ask.no_poison))), ask.by)
         return {"heal": heal, "poison": poison}
@@ -164,12 +174,21 @@ class PhoneOperator:
         return got
 
     def _decoy(self, looks: Question) -> Question:
-        """A question of the same form and look that reveals nothing: every seat's name, or oui/non."""
+        """A question of the same form and look that reveals nothing: the same names (the living, see
+        `_shown`), or oui/non; beside a choice of options (their labels may be secret), the living."""
         if looks.form in (Form.YES_NO, Form.TAP):
             return Question(looks.form, self.prompts.text("phone_decoy_yes_no"), decoy=True)
         text = self.prompts.text(DECOY[looks.form])
-        count = looks.count if looks.count is None or looks.count <= len(self.seats) else None
-        return Question(looks.form, text, self._names(self.seats), looks.optional, count, decoy=True)
+        names = all(c.value in self.seats for c in looks.choices)
+        choices = looks.choices if names else self._shown(())
+        count = looks.count if looks.count is None or looks.count <= len(choices) else None
+        return Question(looks.form, text, choices, looks.optional, count, decoy=True)
+
+    def _shown(self, allowed: Sequence[str]) -> tuple[Choice, ...]:
+        """The names a night's list shows: every living player, whom the rules allow or not (the rules'
+        own list would tell who is a wolf or who the voyante is, on the decoys beside it), in seat order."""
+        public = set(self.living) | set(allowed)
+        return self._names([s for s in self.seats if s in public])
 
     def _names(self, players: Sequence[str]) -> tuple[Choice, ...]:
         return tuple(Choice(p, p) for p in players)

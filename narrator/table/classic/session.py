@@ -32,6 +32,7 @@ from narrator.rules.reason import Reason
 from narrator.script.classic.narration import CALL, Call, Narration
 from narrator.script.classic.script import say, say_aloud
 from narrator.script.line import Line, Wait
+from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
@@ -124,6 +125,8 @@ class ClassicSession(Host):
         self.phase = PhaseId("night" if kind == "night" else "day", number)
         self.label = self.phase.label  # for the operator's screen and the record's paths
         self._answerers = ()
+        status = "status_night" if kind == "night" else "status_debate"
+        self.operator.public(load_phone_prompts().text(status, number=number), state.living())
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -137,6 +140,7 @@ class ClassicSession(Host):
     def _end(self, state: State) -> Ending:
         won = winners(state)
         self._heard(Reason("winners", {"names": won}))
+        self.operator.public(self.aloud(Reason("winners", {"names": won})), state.living())
         self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
         return Ending(state, won, self.record())
 
@@ -260,6 +264,7 @@ class ClassicSession(Host):
             return {}
         held = self.held_ballots(ask)
         self._pending = {}
+        self.operator.public(load_phone_prompts().text("status_vote"))
         return self.day.ballots(ask, held)
 
     # -- the night's calls ------------------------------------------------------------------
