@@ -412,7 +412,9 @@ def test_a_game_cut_mid_night_resumes_with_the_phones_answers_journaled(tmp_path
     def cut() -> None:
         raise Cut()
 
-    table = phone_table(RECORD, journal=journal, patience=0.05, delay=lambda s, q: 0 if s != "Dan" else 60, remind=cut)
+    table = phone_table(
+        RECORD, journal=journal, patience=0.05, delay=lambda s, q: 60 if s == "Dan" and not q.decoy else 0, remind=cut
+    )
     with pytest.raises(Cut):
         play(table)
     journal.close()

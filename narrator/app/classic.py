@@ -48,6 +48,7 @@ from narrator.table.setup import SetupError
 from narrator.table.voice import to_items
 from narrator.voice import Item, Renderer
 
+HEARD_S = 4.0  # after « J'attends encore une réponse », how long the table is heard
 _NEEDS_DEAL = f"{GAME} : --players et --roles (le personnage de chaque joueur, dans le même ordre)"
 
 
@@ -100,7 +101,12 @@ class ClassicTable:
         operator: Operator
         if hub is not None:
             prompts, spoken = load_phone_prompts(), host["voice"]
-            remind = lambda: spoken.tell(prompts.line("waiting_answer"))  # noqa: E731
+
+            def remind() -> None:
+                """A phone is slow: the table hears it, then is heard (« stop », « libère la place de Ana »)."""
+                spoken.tell(prompts.line("waiting_answer"))
+                session.hear_controls(HEARD_S)
+
             operator = PhoneOperator(hub, load_narration().phones, prompts, remind)
         else:
             # one keyboard for the table's typed answers and the operator's: the lines are read in turn

@@ -156,18 +156,24 @@ class PhoneOperator:
         return self._round(dict.fromkeys(seats, question))
 
     def _round(self, questions: Mapping[str, Question]) -> dict[str, object]:
-        """Each of these seats' question on its phone, a decoy on every other; their answers once all came
-        (the decoys' are not awaited), the table reminded aloud while one is missing."""
+        """Each of these seats' question on its phone, a decoy on every other; their answers once all came.
+        Every living player's touch is awaited, the decoys' too, and a missing one reminded alike: a call
+        whose card nobody living holds lasts and sounds as one whose holder is slow. While one is missing
+        the table hears the reminder, then is heard (« stop », « libère la place de Ana »)."""
         looks = next(iter(questions.values()))
         decoy = self._decoy(looks)
         asked = self.hub.ask({seat: questions.get(seat, decoy) for seat in self.seats})
         got: dict[str, object] = {}
+        untouched = set(self.living) - set(questions)
         awaited = time.monotonic() + self.patience
-        while len(got) < len(questions):
+        while len(got) < len(questions) or untouched:
             for answer in self.hub.wait(max(0.0, awaited - time.monotonic())):
-                if answer.asked == asked and not answer.decoy and answer.seat in questions:
+                if answer.asked != asked:
+                    continue
+                untouched.discard(answer.seat)
+                if not answer.decoy and answer.seat in questions:
                     got[answer.seat] = answer.value
-            if len(got) < len(questions) and time.monotonic() >= awaited:
+            if (len(got) < len(questions) or untouched) and time.monotonic() >= awaited:
                 self.remind()
                 awaited = time.monotonic() + self.patience
         self.hub.rest()
