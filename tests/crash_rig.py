@@ -13,7 +13,7 @@ from pathlib import Path
 
 from narrator.table.events import Cards, Event, Outcome, Vote
 from narrator.table.journal import finished, read_journal
-from narrator.table.onenight.progress import progress
+from narrator.table.onenight.progress import Progress, progress
 
 PLAYERS = ["Ana", "Ben", "Chloé", "Dan"]
 ROLES = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve", "harry"]
@@ -24,16 +24,22 @@ CARDS = {"Ana": "eleve", "Ben": "mangemort", "Chloé": "harry", "Dan": "sirius"}
 def answers(done: dict | None = None) -> list[str]:
     """What the players say, skipping what the journal shows they already said."""
     state = progress(done["events"]) if done else None
+    said = vote_words(state, VOTES)
+    if state is None or state.stage != "verdict":
+        known = state.cards if state else {}
+        said += [CARDS[p] for p in PLAYERS if p not in known]
+        said.append("oui")
+    return said
+
+
+def vote_words(state: Progress | None, votes: dict[str, str]) -> list[str]:
+    """« on vote », each ballot the journal does not hold yet, « oui »: what the table says to vote."""
     said: list[str] = []
     if state is None or state.stage in ("night", "debate"):
         said.append("on vote")
     if state is None or state.stage in ("night", "debate", "vote"):
         voted = {c.voter for c in state.inputs} if state else set()
-        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
-        said.append("oui")
-    if state is None or state.stage != "verdict":
-        known = state.cards if state else {}
-        said += [CARDS[p] for p in PLAYERS if p not in known]
+        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in votes.items() if v not in voted]
         said.append("oui")
     return said
 

@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+from crash_rig import vote_words
+
 from narrator.app import startup
 from narrator.app.family import resume
 from narrator.app.onenight import OneNight
@@ -30,15 +32,7 @@ SEED = 5
 
 def answers(journal: Path) -> list[str]:
     """What the table says, less what the journal shows it already said."""
-    state = progress(read_journal(journal)[1]) if journal.exists() else None
-    said: list[str] = []
-    if state is None or state.stage in ("night", "debate"):
-        said.append("on vote")
-    if state is None or state.stage in ("night", "debate", "vote"):
-        voted = {c.voter for c in state.inputs} if state else set()
-        said += [f"{v.lower()} vote contre {t.lower()}" for v, t in VOTES.items() if v not in voted]
-        said.append("oui")
-    return said
+    return vote_words(progress(read_journal(journal)[1]) if journal.exists() else None, VOTES)
 
 
 def phones(hub: Hub) -> None:
