@@ -530,6 +530,20 @@ CLI_DECOYS = {
 }
 
 
+def village_wins_at_dawn(card: dict[str, str]) -> Callable[[str, list[str], bool], object]:
+    """What each player touches in the command-line games of eight (a seat, the values offered, whether it
+    is oui/non): Cupidon unites the two wolves, the pack devours the villager, the witch poisons a wolf,
+    whose beloved dies of grief: at dawn the village has no enemy left."""
+    wolves = [p for p in card if card[p] == "loup"]
+    villager = next(p for p in card if card[p] == "villageois")
+    touches = {"cupidon": wolves, "loup": villager, "sorciere": wolves[0]}
+
+    def choose(seat: str, values: list[str], yes_no: bool) -> object:
+        return False if yes_no else touches.get(card[seat], values[0] if values else None)
+
+    return choose
+
+
 def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp_path: Path) -> None:
     """`narrator play thiercelieux --phones` as a table runs it: eight phones on the real server (127.0.0.1)
     take their seats, each sees its own card and answers its night on `/api/answer`; no operator."""
@@ -553,16 +567,7 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
                 if question["form"] in ("pair", "some")
                 else values[0]
             )
-        role = card[seat]
-        if question["form"] == "yes_no":
-            return False
-        if role == "cupidon":
-            return wolves
-        if role == "loup":
-            return villager
-        if role == "sorciere":
-            return wolves[0]
-        return values[0]
+        return village_wins_at_dawn(card)(seat, values, question["form"] == "yes_no")
 
     journal = tmp_path / "partie.jsonl"
     quiet = tmp_path / "voix.txt"

@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 from phones_browser import Browser, BrowserPhone
+from test_classic_phones import CLI_CARDS as CARDS
+from test_classic_phones import CLI_SEED as SEED
+from test_classic_phones import PLAYERS, village_wins_at_dawn
 from test_phones_table import Table as CommandLine
 
 from narrator.app.classic import Classic
@@ -23,9 +26,6 @@ from narrator.app.startup import TableRequest
 from narrator.script.classic.script import load_classic
 from narrator.script.prompts import load_phone_prompts
 
-PLAYERS = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay", "Gus", "Hugo"]
-CARDS = ["villageois", "loup", "voyante", "loup", "sorciere", "cupidon", "chasseur", "petite_fille"]
-SEED = 4
 DECOYS = {load_phone_prompts().text(f"phone_decoy_{form}") for form in ("one", "pair", "some", "yes_no")}
 
 PENDING = """() => {
@@ -92,18 +92,10 @@ def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_pho
     card = dict(zip(PLAYERS, dealt.roles))
     wolves = [p for p in PLAYERS if card[p] == "loup"]
     villager = next(p for p in PLAYERS if card[p] == "villageois")
+    night = village_wins_at_dawn(card)
 
     def decide(seat: str, question: dict) -> object:
-        role = card[seat]
-        if question["type"] is None:
-            return False  # oui/non: no potion of life, no spying, nobody caught
-        if role == "cupidon":
-            return wolves
-        if role == "loup":
-            return villager
-        if role == "sorciere":
-            return wolves[0]
-        return question["values"][0]
+        return night(seat, question["values"], question["type"] is None)  # no checkbox, no radio: oui/non
 
     journal = tmp_path / "partie.jsonl"
     quiet = tmp_path / "voix.txt"
