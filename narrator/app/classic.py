@@ -161,7 +161,7 @@ class Classic:
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
         table = self.table(game, asked)
-        if getattr(options, "phones", False):
+        if options.phones:
             table = table.dealt(asked.seed)  # the program deals: --roles are the cards in play
         return start(table, options, journal_path)
 
