@@ -279,6 +279,39 @@ def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
     assert host.voice.last == []  # « répète » after the joining is the game's, not the address
 
 
+def test_a_seat_taken_while_the_joining_journals_the_others_is_journaled_before_the_deal() -> None:
+    """Each phone takes its seat just after the joining has journaled the seats taken so far (as the
+    web server's thread may, at any moment): the game still journals the last one before it begins, and
+    never says it later as a seat taken again."""
+    phones = open_phones(PLAYERS, "127.0.0.1", 0)
+    try:
+        host = Host(
+            prompts=load_prompts(),
+            voice=Voice(fake_render, speaker := ClockSpeaker(FakeClock())),
+            ear=ScriptedEar([]),
+            clock=FakeClock(),
+            parser=Parser("poudlard", PLAYERS),
+            phrases=lambda phase: [],
+            phones=phones.hub,
+        )
+        note_seats = host.note_seats
+
+        def note_then_a_phone_claims() -> None:
+            note_seats()
+            free = phones.hub.free_seats()
+            if free:
+                phones.hub.claim(free[0])
+
+        host.note_seats = note_then_a_phone_claims  # type: ignore[method-assign]
+        join(host, phones, remind_s=60.0)
+        host.note_seats = note_seats  # type: ignore[method-assign]
+        host.note_seats()  # the game's next look at the seats: nothing is left to journal
+    finally:
+        phones.close()
+    assert [e for e in host.events if isinstance(e, ev.SeatTaken)] == [ev.SeatTaken(seat) for seat in PLAYERS]
+    assert not any("reprise" in text for _, _, text in speaker.heard)
+
+
 def test_a_phone_line_is_heard_as_its_seat_and_never_for_another() -> None:
     hub = Hub(PLAYERS)
     hub.ballots(True)

@@ -137,13 +137,17 @@ def join(host: Host, phones: TablePhones, remind_s: float = REMIND_S) -> None:
     news = time.monotonic()
     live = waits(host.ear)  # a script answers at once: only the phones are waited for
     while True:
+        # the hub is read before the claims are journaled: a seat counted here has its claim journaled,
+        # even when its phone takes it between the two (else the last seat's claim is said later, as
+        # a seat taken again)
+        claimed, connected = set(hub.claimed()), set(hub.connected())
         host.note_seats()  # the joining says itself who came (not `joined` yet)
         # a seat is there once taken (its token given: its card can be read), said aloud even if no page
         # connects; a seat a phone held before a resume, once that phone is back. A seat freed meanwhile
         # comes with a new phone: it joins, it is not back
         freed = {e.seat for e in host.events[begun:] if isinstance(e, ev.SeatFreed)}
         held = set(phones.held) - freed
-        here = set(hub.claimed()) - (held - set(hub.connected()))
+        here = claimed - (held - connected)
         announced &= here  # a seat freed meanwhile is announced again when a phone takes it
         arrived = [s for s in hub.seats if s in here and s not in announced]
         announced |= set(arrived)
