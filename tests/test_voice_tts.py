@@ -11,6 +11,7 @@ import pytest
 from audio_server import speech_spans
 
 from narrator.voice import MARGIN_S, SAMPLE_RATE, Pause, Renderer, Say, VoiceError, find_profile, write_wav
+from narrator.voice.loudness import TARGET_LUFS, loudness
 from narrator.voice.pcm import trim
 
 NIGHT = [
@@ -128,7 +129,9 @@ def test_voice_pack_recordings_replace_tts_for_their_lines(profile, tmp_path: Pa
     assert renderer.tts.synthesized == 3  # every line but the recorded one
     segment = rendered.segments[1]
     start = round(segment.start_s * SAMPLE_RATE)
-    assert np.array_equal(rendered.pcm[start : round(segment.end_s * SAMPLE_RATE)], trim(recording))
+    played = rendered.pcm[start : round(segment.end_s * SAMPLE_RATE)]
+    assert len(played) == len(trim(recording))  # the recording, trimmed and brought to the narration's loudness
+    assert loudness(played, SAMPLE_RATE) == pytest.approx(TARGET_LUFS, abs=0.1)
 
     write_wav(pack / "jour.wav", recording, 44100)
     with pytest.raises(VoiceError, match=r"jour.wav: enregistré à 44100 Hz"):

@@ -8,11 +8,15 @@ from pathlib import Path
 import numpy as np
 
 from .errors import VoiceError
+from .loudness import Leveller, volume_db
 from .pcm import SAMPLE_RATE, trim
 from .profile import Profile, find_profile
 from .timeline import Item, Rendered, Say, assemble
 from .tts import Tts
 from .wavfile import read_wav
+
+
+TTS_GAIN_DB = -1.0  # espeak-ng's French voice says about -22 LUFS: a line too short to measure takes this
 
 
 class Renderer:
@@ -23,18 +27,23 @@ class Renderer:
         if self.profile.pack is not None and not self.profile.pack.is_dir():
             raise VoiceError(f"{self.profile.source}: dossier de voix enregistrée introuvable : {self.profile.pack}")
         self.tts = Tts(self.profile, cache)
+        # every line at one loudness, recorded or synthesized; then the profile's volume (« plus fort »)
+        self.tts_level = Leveller(SAMPLE_RATE, fallback_db=TTS_GAIN_DB)
+        self.pack_level = Leveller(SAMPLE_RATE)
         self._clips: dict[Say, np.ndarray] = {}
 
     def prepare(self, items: Iterable[Item]) -> None:
         """Render every line ahead of time (before the night), so playing never waits for synthesis."""
         says = [item for item in items if isinstance(item, Say) and item not in self._clips]
         synthesized = [say for say in says if self.recording(say) is None]
+        volume = volume_db(self.profile.volume)
         for say, pcm in zip(synthesized, self.tts.render_all(say.text for say in synthesized)):
-            self._clips[say] = trim(pcm)  # never silent: Tts checked it before caching it
+            # never silent: Tts checked it before caching it
+            self._clips[say] = self.tts_level.level(trim(pcm), volume)
         for say in says:
             path = self.recording(say)
             if path is not None:
-                self._clips[say] = self._load_recording(path)
+                self._clips[say] = self.pack_level.level(self._load_recording(path), volume)
 
     def render(self, items: Sequence[Item]) -> Rendered:
         """The items as one PCM buffer with the timeline of every line."""
