@@ -24,7 +24,7 @@ def test_unknown_keys_and_bad_values_are_all_reported(tmp_path: Path):
     assert str(caught.value).splitlines() == [
         f'{path}:2:7: rate: attendu : un nombre entier ; trouvé : "vite"',
         f"{path}:3:9: volume: attendu : un nombre > 0 ; trouvé : 0",
-        f"{path}:4:1: voix: clé inconnue « voix » ; attendu : une de engine, pack, pitch, rate, voice, volume, wait_multiplier",
+        f"{path}:4:1: voix: clé inconnue « voix » ; attendu : une de ambience, engine, pack, pitch, rate, voice, volume, wait_multiplier",
         f"{path}:5:8: pitch: attendu : un nombre entier ; trouvé : 50.5",
     ]
 

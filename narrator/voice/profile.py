@@ -21,6 +21,16 @@ PITCH_RANGE = (0, 100)
 
 
 @dataclass(frozen=True, slots=True)
+class Ambience:
+    """The night's bed of sound: which one (`aucune`: none), how far under the narration, how much it
+    gives way under a spoken line."""
+
+    sound: str = "vent"
+    level_lu: float = -20.0
+    duck_db: float = 12.0
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """How the narrator sounds: a TTS voice and, optionally, a folder of recorded lines."""
 
@@ -31,6 +41,7 @@ class Profile:
     pitch: int = 50
     wait_multiplier: float = 1.0
     pack: Path | None = None
+    ambience: Ambience = Ambience()
     source: str = "<défaut>"  # where the profile came from, for messages only
 
     def tts_key(self) -> dict[str, Any]:
@@ -55,6 +66,15 @@ SCHEMA: dict[str, Any] = {
         "pitch": {"type": "integer", "minimum": PITCH_RANGE[0], "maximum": PITCH_RANGE[1]},
         "wait_multiplier": {"type": "number", "exclusiveMinimum": 0, "maximum": 10},
         "pack": {"type": ["string", "null"], "pattern": r"\S"},  # ~: no recorded voice
+        "ambience": {
+            "type": "object",
+            "properties": {
+                "sound": {"enum": ["vent", "aucune"]},
+                "level": {"type": "number", "minimum": -40, "maximum": -8},
+                "duck": {"type": "number", "minimum": 0, "maximum": 40},
+            },
+            "additionalProperties": False,
+        },
     },
     "additionalProperties": False,
 }
@@ -76,6 +96,11 @@ def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
         values["volume"] = float(values["volume"])
     if "wait_multiplier" in values:
         values["wait_multiplier"] = float(values["wait_multiplier"])
+    if "ambience" in values:
+        bed = values["ambience"]
+        values["ambience"] = Ambience(
+            bed.get("sound", "vent"), float(bed.get("level", -20.0)), float(bed.get("duck", 12.0))
+        )
     if values.get("pack") is not None:
         pack = Path(values["pack"]).expanduser()
         values["pack"] = pack if pack.is_absolute() or base is None else base / pack

@@ -15,7 +15,6 @@ from .timeline import Item, Rendered, Say, assemble
 from .tts import Tts
 from .wavfile import read_wav
 
-
 TTS_GAIN_DB = -1.0  # espeak-ng's French voice says about -22 LUFS: a line too short to measure takes this
 
 
