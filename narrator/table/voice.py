@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from narrator.resources import data_dir
 from narrator.script.line import Line, Step
 from narrator.voice import Item, Pause, QueueingSpeaker, Rendered, Say, Speaker, read_wav
+from narrator.voice.bed import Bed
 
 
 def to_items(steps: Sequence[Step]) -> list[Item]:
@@ -22,10 +23,12 @@ class Voice:
         render: Callable[[Sequence[Item]], Rendered],
         speaker: Speaker,
         earcons: dict[str, Rendered] | None = None,
+        bed: Bed | None = None,
     ) -> None:
         self.render = render  # replaced when the table changes a setting (« plus lentement »)
         self.speaker = speaker
         self.earcons = earcons
+        self.bed = bed  # the night's music under the narration (the speaker mixes it), if the voice has one
         self.last: list[Item] = []
         self.transcript: list[str] = []  # every line said, in order (tests, the demo's transcript)
 
@@ -43,6 +46,29 @@ class Voice:
 
     def play(self, items: Sequence[Item]) -> None:
         rendered = self.render(items)
+        self.transcript.extend(s.text for s in rendered.segments)
+        self.speaker.play(rendered)
+
+    def night(self, on: bool) -> None:
+        """The night begins (its music fades in under what is said from now on) or ends (it fades out)."""
+        if self.bed is not None:
+            self.bed.night(on)
+
+    def play_night(self, items: Sequence[Item], begins: int | None, ends: int | None) -> None:
+        """Play `items` as one buffer in which the night begins at item `begins` and ends at item `ends`
+        (None: not in it): the music fades in at the night's first line and out at the day's first line,
+        the buffer left whole so its pauses stay exact."""
+        rendered = self.render(items)
+        if self.bed is not None:
+            says = [i for i, item in enumerate(items) if isinstance(item, Say)]
+
+            def start_of(index: int) -> float:
+                """Where the first line at or after item `index` begins (the buffer's end if none)."""
+                n = next((n for n, i in enumerate(says) if i >= index), None)
+                return rendered.segments[n].start_s if n is not None else len(rendered.pcm) / rendered.rate
+
+            cues = [(start_of(at), on) for at, on in ((begins, True), (ends, False)) if at is not None]
+            self.bed.cue(cues)
         self.transcript.extend(s.text for s in rendered.segments)
         self.speaker.play(rendered)
 

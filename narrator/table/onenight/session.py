@@ -133,8 +133,10 @@ class Session(Host):
         first = self._section_at(plan, starts, at)
         offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
+        day = plan.sections[-1] - first  # where the day's opening begins in what is played
+        begins = max(plan.night - first, 0) if day > 0 else None  # the night's music under the night only
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
-            self.voice.play(plan.opening[first:])
+            self.voice.play_night(plan.opening[first:], begins, day)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
 
@@ -187,6 +189,7 @@ class Session(Host):
         ends = [*plan.sections[1:], len(plan.opening)]
         for index in range(first, len(plan.sections) - 1):
             self._record(ev.Tick("night", at=starts[index]))
+            self.voice.night(plan.sections[index] >= plan.night)  # the legend before it has no music
             items = plan.opening[plan.sections[index] : ends[index]]
             wake = wakes[index]
             if wake is None:
@@ -194,6 +197,7 @@ class Session(Host):
             else:
                 phones.call(plan.callers[index], wake, items)
         self._record(ev.Tick("night", at=starts[-1]))
+        self.voice.night(False)
         self.voice.play(plan.opening[plan.sections[-1] :])
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
