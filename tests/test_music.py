@@ -105,18 +105,19 @@ def line_ids(items) -> list[str]:
     return [item.line_id for item in items if hasattr(item, "line_id")]
 
 
-def test_the_music_plays_under_the_one_night_night_not_under_the_legend_nor_the_day() -> None:
+def test_the_music_plays_under_the_one_night_night_not_under_the_legend_nor_the_debate() -> None:
     bed = night_music()
     session, speaker, narration = one_night(bed=bed)
     session.run(narration)
-    music = dict(speaker.music[: len(line_ids(narration.opening))])  # the opening: one buffer, played whole
+    opening = line_ids(narration.opening)
+    music = dict(speaker.music[: len(opening)])
     legend = line_ids(narration.opening[: narration.night])
     night = line_ids(narration.opening[narration.night : narration.sections[-1]])
     assert legend and night
     assert not any(music[line] for line in legend)  # the legend: no music yet
     assert all(music[line] for line in night)  # from the night's first line to its last
-    fading = round(FADE_S)  # the day's first lines, while it fades out (a line lasts a second here)
-    day = [heard for _, heard in speaker.music[len(legend) + len(night) + fading :]]
+    fading = round(FADE_S)  # the lines said while it fades out (a line lasts a second here)
+    day = [heard for _, heard in speaker.music[len(opening) + fading :]]
     assert day and not any(day)  # the debate, the vote, the cards, the verdict: none
     assert not bed.playing
 

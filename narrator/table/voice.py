@@ -45,6 +45,8 @@ class Voice:
         self.play(to_items(lines))
 
     def play(self, items: Sequence[Item]) -> None:
+        if not items:
+            return
         rendered = self.render(items)
         self.transcript.extend(s.text for s in rendered.segments)
         self.speaker.play(rendered)
@@ -53,24 +55,6 @@ class Voice:
         """The night begins (its music fades in under what is said from now on) or ends (it fades out)."""
         if self.bed is not None:
             self.bed.night(on)
-
-    def play_night(self, items: Sequence[Item], begins: int | None, ends: int | None) -> None:
-        """Play `items` as one buffer in which the night begins at item `begins` and ends at item `ends`
-        (None: not in it): the music fades in at the night's first line and out at the day's first line,
-        the buffer left whole so its pauses stay exact."""
-        rendered = self.render(items)
-        if self.bed is not None:
-            says = [i for i, item in enumerate(items) if isinstance(item, Say)]
-
-            def start_of(index: int) -> float:
-                """Where the first line at or after item `index` begins (the buffer's end if none)."""
-                n = next((n for n, i in enumerate(says) if i >= index), None)
-                return rendered.segments[n].start_s if n is not None else len(rendered.pcm) / rendered.rate
-
-            cues = [(start_of(at), on) for at, on in ((begins, True), (ends, False)) if at is not None]
-            self.bed.cue(cues)
-        self.transcript.extend(s.text for s in rendered.segments)
-        self.speaker.play(rendered)
 
     def repeat(self) -> None:
         if self.last:

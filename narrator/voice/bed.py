@@ -53,7 +53,6 @@ class Bed:
         self._muted = False  # « coupe la musique »
         self._gain = 0.0  # the gain now (it moves toward the target, FADE_S for a whole fade)
         self._position = 0  # where the loop is
-        self._cues: list[tuple[int, bool]] = []  # (sample of the next buffer mixed, night on/off)
 
     # -- what the night and the table change ---------------------------------------------------
 
@@ -61,12 +60,6 @@ class Bed:
         """The night begins (the bed fades in) or ends (it fades out)."""
         with self._lock:
             self._night = on
-
-    def cue(self, changes: Sequence[tuple[float, bool]]) -> None:
-        """The night begins (True) or ends (False) at these seconds into the next buffer mixed: one buffer
-        holds a one-night table's legend, night and day's opening, and is played whole."""
-        with self._lock:
-            self._cues = sorted((round(seconds * self.rate), on) for seconds, on in changes)
 
     def mute(self, muted: bool) -> None:
         """« coupe la musique » / « remets la musique »."""
@@ -108,7 +101,7 @@ class Bed:
         """The buffer with the bed under it, ducked under its lines (the speech itself unchanged)."""
         if rendered.rate != self.rate:
             raise ValueError(f"ambiance à {self.rate} Hz, narration à {rendered.rate} Hz")
-        bed = self._cued(len(rendered.pcm))
+        bed = self._next(len(rendered.pcm))
         if bed is None:
             return rendered
         bed *= duck_envelope(len(bed), rendered.segments, self.rate, self.duck_db)
@@ -119,24 +112,6 @@ class Bed:
         """The bed alone for `frames` samples of silence between buffers; None when it is not heard."""
         bed = self._next(frames)
         return None if bed is None else np.clip(np.rint(bed * 32767), -32768, 32767).astype(np.int16)
-
-    def _cued(self, frames: int) -> np.ndarray | None:
-        """The next `frames` samples, the night turned on or off where `cue` said."""
-        with self._lock:
-            cues, self._cues = self._cues, []
-        if not cues:
-            return self._next(frames)
-        pieces, done = [], 0
-        for at, on in [*cues, (frames, None)]:
-            at = min(max(at, done), frames)
-            piece = self._next(at - done)
-            pieces.append(np.zeros(at - done, np.float32) if piece is None else piece)
-            done = at
-            if on is not None:
-                with self._lock:
-                    self._night = on
-        whole = np.concatenate(pieces)
-        return whole if np.any(whole) else None
 
     def _target(self) -> float:
         return 10 ** (self._level_lu / 20) if self._night and not self._muted else 0.0

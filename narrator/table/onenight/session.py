@@ -133,10 +133,14 @@ class Session(Host):
         first = self._section_at(plan, starts, at)
         offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
-        day = plan.sections[-1] - first  # where the day's opening begins in what is played
-        begins = max(plan.night - first, 0) if day > 0 else None  # the night's music under the night only
+        night = max(first, plan.night)  # the legend before it has no music
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
-            self.voice.play_night(plan.opening[first:], begins, day)
+            self.voice.play(plan.opening[first:night])
+            # the night's music from the night's first line; the night and the day's opening are one stretch
+            # of sound, played whole so that its pauses stay exact, and the music fades out once it is heard
+            self.voice.night(night < plan.sections[-1])
+            self.voice.play(plan.opening[night:])
+        self.voice.night(False)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
 
