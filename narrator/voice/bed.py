@@ -1,14 +1,16 @@
 """The night's bed of sound under the narration: a loop played at a level under the speech, faded in and
 out with the night, ducked under every spoken line, and changed by the table (« coupe la musique »).
 
-The bed is mixed at the output: a speaker mixes it under each buffer it plays (`mix`) and, if it plays
-in real time, fills the silences between buffers with it (`fill`). The speech track itself is never
-changed, so the timeline's pauses stay exact; the loop's position and the fades go on across buffers.
+The bed is mixed at the output, by each speaker through its own track: a WAV file mixes it under each
+buffer it writes (`mix`); the sound card, block by block in its audio thread, under the buffers and
+alone in the silences between them (`mix_into`). The speech track itself is never changed, so the
+timeline's pauses stay exact; the loop's position, the fades and the ducking go on from block to block.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -77,7 +79,7 @@ class Bed:
         self._level_lu = float(np.clip(level_lu, *LEVEL_RANGE_LU))
         self._night = False  # the bed plays at night only
         self._muted = False  # « coupe la musique »
-        self._tracks: list[BedTrack] = []
+        self._tracks: weakref.WeakSet[BedTrack] = weakref.WeakSet()  # a speaker gone takes its track along
         self._own: BedTrack | None = None
 
     # -- what the night and the table change ---------------------------------------------------
@@ -138,7 +140,7 @@ class Bed:
         """A new track for one more output (it starts silent, at the loop's start)."""
         track = BedTrack(self)
         with self._lock:
-            self._tracks.append(track)
+            self._tracks.add(track)
         return track
 
     def mix(self, rendered: Rendered) -> Rendered:
