@@ -309,13 +309,13 @@ def demo_io(out: str, model_path: str | None, ambience: Ambience | None = None) 
         model = None
         print(f"Pas de reconnaissance vocale ({exc}) : les joueurs parlent au narrateur en texte.", file=sys.stderr)
     try:
-        card: Speaker | None = SoundDeviceSpeaker()
+        card: Speaker | None = SoundDeviceSpeaker(bed=bed)
         clock: FakeClock | RealClock = RealClock()
     except NoSoundCard:
         print(f"Pas de carte son : la partie est écrite dans {out}, et son texte ci-dessous.", file=sys.stderr)
         card, clock = None, FakeClock()  # nobody listens in real time: the game runs as fast as it renders
     try:
-        wav = WavSpeaker(out)
+        wav = WavSpeaker(out, bed=bed)
     except OSError as exc:
         raise SetupError(f"{out} : écriture impossible ({french_reason(exc)})") from None
     live = [card] if card else []

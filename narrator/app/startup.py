@@ -196,9 +196,9 @@ def open_io(options: Options, players: list[str] | None = None, seats: Seats | N
     speaker: Speaker
     try:
         if options.no_wait:
-            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav), ConsoleSpeaker())
+            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav, bed=bed), ConsoleSpeaker())
         else:
-            speaker = table_speaker(options.wav, append=options.append_wav)
+            speaker = table_speaker(options.wav, append=options.append_wav, bed=bed)
     except OSError as exc:
         ear.close()
         raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({french_reason(exc)})") from None
