@@ -300,7 +300,7 @@ def demo_io(out: str, model_path: str | None, ambience: Ambience | None = None) 
         print(
             f"La nuit se joue sur sa musique d'ambiance ({ambience.sound}, {-ambience.level_lu:g} LU sous la voix) ;"
             " à une vraie table, « coupe la musique » la coupe.",
-            file=sys.stderr,
+            flush=True,  # at the head of the transcript
         )
     try:
         model = load_model(find_model(model_path))
