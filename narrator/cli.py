@@ -564,7 +564,6 @@ def _parse(args: argparse.Namespace) -> int:
 def _voice_record(args: argparse.Namespace) -> int:
     from narrator.app.voice_pack import PackProblem, main_record
 
-    args.roles = _cards(args.game, args.roles) if args.roles else None
     try:
         return main_record(args)
     except PackProblem as exc:
@@ -575,8 +574,7 @@ def _voice_check(args: argparse.Namespace) -> int:
     from narrator.app.voice_pack import PackProblem, check_pack
 
     try:
-        in_play = _cards(args.game, args.roles) if args.roles and args.game else None
-        return check_pack(Path(args.pack), args.game, in_play, sys.stdout)
+        return check_pack(Path(args.pack), args.game, args.roles, sys.stdout)
     except PackProblem as exc:
         return _fail(str(exc))
 

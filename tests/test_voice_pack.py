@@ -236,7 +236,7 @@ def test_check_says_missing_stale_and_unused_lines(tmp_path: Path, packs) -> Non
     folder = tmp_path / "pack"
     complete_pack(folder, "thiercelieux")
     out = io.StringIO()
-    assert check_pack(folder, None, ["loup", "villageois"], out) == 0
+    assert check_pack(folder, None, "loup,villageois", out) == 0
     assert "La voix est complète." in out.getvalue()
 
     pack = load_pack(folder)
@@ -280,7 +280,7 @@ def run_record(folder: Path, typed: str, takes: list[np.ndarray], **kwargs) -> t
         folder,
         "thiercelieux",
         "fr",
-        kwargs.get("in_play", ["loup", "villageois"]),
+        "loup,villageois",
         kwargs.get("redo", []),
         kwargs.get("everything", False),
         lambda: mic,

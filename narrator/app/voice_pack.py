@@ -14,7 +14,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,6 +26,7 @@ import yaml
 from narrator.resources import french_reason
 from narrator.script.fixed_lines import fixed_lines
 from narrator.script.line import Line
+from narrator.script.role_names import characters, role_ids
 from narrator.voice.errors import NoSoundCard, VoiceError
 from narrator.voice.loudness import Leveller, loudness, peak_gain_db, scale
 from narrator.voice.pack import PROFILE_FILE, Pack, check, is_pack, load_pack, save_line
@@ -35,7 +36,8 @@ from narrator.voice.profile import Profile, find_profile
 BLOCK_S = 0.02  # the microphone's blocks: speech and silence are judged block by block
 MAX_S = 30.0  # the longest take
 SILENCE_S = 0.8  # the silence after speech that ends a take
-SPEECH_FLOOR = 300  # a block's RMS counts as speech above this (about -40 dBFS), or 4× the room's noise
+SPEECH_FLOOR = 300  # a block's RMS is speech above this (about -40 dBFS)…
+QUIET = 0.05  # …unless it is 26 dB under the loudest block of the take: the room between words
 CLIPPED = 32000  # a sample this loud is taken as clipped; a few of them in a take: too loud
 CLIPPED_MAX = 3
 
@@ -108,7 +110,7 @@ class SoundDeviceMicrophone:
 def _take(blocks: queue.Queue[np.ndarray], stop: Callable[[], bool], silence_s: float, max_s: float) -> np.ndarray:
     """Collect blocks until speech followed by `silence_s` of quiet, `stop()`, or `max_s` seconds."""
     got: list[np.ndarray] = []
-    levels: list[float] = []
+    loudest = 0.0
     spoke = False
     quiet_s = 0.0
     started = time.monotonic()
@@ -119,9 +121,8 @@ def _take(blocks: queue.Queue[np.ndarray], stop: Callable[[], bool], silence_s: 
             continue
         got.append(block)
         level = float(np.sqrt(np.mean(np.square(block, dtype=np.float64))))
-        levels.append(level)
-        room = float(np.percentile(levels, 10))  # the quietest blocks: the room's own noise
-        if level > max(SPEECH_FLOOR, 4 * room):
+        loudest = max(loudest, level)
+        if level > SPEECH_FLOOR and level > QUIET * loudest:
             spoke, quiet_s = True, 0.0
         elif spoke:
             quiet_s += len(block) / SAMPLE_RATE
@@ -239,7 +240,7 @@ def record(
     folder: Path,
     game: str,
     voice: str,
-    in_play: Iterable[str] | None,
+    roles: str | None,
     redo: Sequence[str],
     everything: bool,
     microphone: Callable[[], Microphone],
@@ -248,7 +249,7 @@ def record(
     silence_s: float = SILENCE_S,
 ) -> int:
     """Walk the person through the lines to record; 0 when the pack is complete for the game."""
-    lines = fixed_lines(game, in_play)
+    lines = fixed_lines(game, cards(game, roles))
     profile = _profile(voice)
     pack = create_pack(folder, profile, game)
     todo = to_record(pack, lines, redo, everything)
@@ -335,7 +336,7 @@ def _save(pack: Pack, line: Line, take: Take) -> None:
         ) from None
 
 
-def check_pack(folder: Path, game: str | None, in_play: Iterable[str] | None, out: TextIO) -> int:
+def check_pack(folder: Path, game: str | None, roles: str | None, out: TextIO) -> int:
     """Say what the pack lacks for the game: missing lines, stale ones (old and new text), unused ones."""
     try:
         if not is_pack(folder):
@@ -346,7 +347,7 @@ def check_pack(folder: Path, game: str | None, in_play: Iterable[str] | None, ou
     game = game or pack.game
     if game is None:
         raise PackProblem(f"{folder} : le jeu n'est pas noté dans lines.yaml ; précisez --game")
-    lines = fixed_lines(game, in_play)
+    lines = fixed_lines(game, cards(game, roles))
     found = check(pack, lines)
     say = _printer(out)
     say(f"{folder} ({game}) : {len(lines) - len(found.missing) - len(found.stale)} répliques sur {len(lines)}.")
@@ -365,6 +366,18 @@ def check_pack(folder: Path, game: str | None, in_play: Iterable[str] | None, ou
         return 0
     say(f"Pour les enregistrer : narrator voice record {folder} --game {game}")
     return EXIT_INCOMPLETE
+
+
+def cards(game: str, roles: str | None) -> list[str] | None:
+    """`--roles` as role ids (a name, with or without accents, goes too); None: every character."""
+    if roles is None:
+        return None
+    known = characters(game)
+    given = role_ids(game, [card.strip() for card in roles.split(",") if card.strip()])
+    unknown = [card for card in given if card not in known]
+    if unknown:
+        raise PackProblem(f"--roles : personnage inconnu de {game} : {', '.join(unknown)} (« narrator roles {game} »)")
+    return given
 
 
 def _profile(voice: str) -> Profile:
