@@ -29,7 +29,7 @@ from narrator.script.line import Line
 from narrator.script.role_names import characters, role_ids
 from narrator.voice.errors import NoSoundCard, VoiceError
 from narrator.voice.loudness import Leveller, loudness, peak_gain_db, scale
-from narrator.voice.pack import PROFILE_FILE, Pack, check, is_pack, load_pack, save_line
+from narrator.voice.pack import PROFILE_FILE, Pack, check, is_pack, load_pack, save_line, save_manifest
 from narrator.voice.pcm import SAMPLE_RATE, trim
 from narrator.voice.profile import Profile, find_profile
 
@@ -84,7 +84,7 @@ class SoundDeviceMicrophone:
             )
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
-            raise NoSoundCard(f"aucun micro utilisable : {exc}") from None
+            raise NoSoundCard(f"pas de micro utilisable ({exc})") from None
 
     def _heard(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if self._listening:
@@ -196,11 +196,16 @@ def to_record(pack: Pack, lines: Sequence[Line], redo: Sequence[str], everything
 
 def create_pack(folder: Path, profile: Profile, game: str) -> Pack:
     """The pack folder with its profile.yaml (the TTS settings of the lines not recorded) when new."""
+    if folder.is_dir() and not is_pack(folder) and any(folder.iterdir()):
+        raise PackProblem(f"{folder} : ce dossier n'est pas vide et n'est pas une voix : choisissez un dossier neuf")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not (folder / PROFILE_FILE).is_file():
             (folder / PROFILE_FILE).write_text(profile_text(profile), encoding="utf-8")
         pack = load_pack(folder)
+        if pack.game is None:
+            pack.game = game
+            save_manifest(pack)  # the game noted at once: `narrator voice check` knows it
         probe = folder / ".narrator-probe"
         probe.write_bytes(b"")  # an unwritable folder said now, not after the first take
         probe.unlink()
@@ -208,9 +213,8 @@ def create_pack(folder: Path, profile: Profile, game: str) -> Pack:
         raise PackProblem(f"{folder} : écriture impossible ({french_reason(exc)})") from None
     except VoiceError as exc:
         raise PackProblem(str(exc)) from None
-    if pack.game not in (None, game):
+    if pack.game != game:
         raise PackProblem(f"{folder} : ce dossier est la voix de {pack.game} ; choisissez un autre dossier pour {game}")
-    pack.game = game
     return pack
 
 
@@ -261,7 +265,9 @@ def record(
     try:
         mic = microphone()
     except NoSoundCard as exc:
-        raise PackProblem(f"pas de micro : {exc}") from None
+        raise PackProblem(
+            f"{exc} ; branchez un micro, ou choisissez-le avec --input-device N (« python -m sounddevice » les liste)"
+        ) from None
     for number, line in enumerate(todo, 1):
         if not _record_line(pack, line, f"{number}/{len(todo)}", mic, keyboard, say, silence_s):
             say("Arrêté : ce qui est enregistré est gardé ; relancez la commande pour continuer.")
