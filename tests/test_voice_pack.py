@@ -272,6 +272,9 @@ class StandInMicrophone:
     def play(self, pcm: np.ndarray) -> None:
         self.played.append(pcm)
 
+    def close(self) -> None:
+        self.closed = True
+
 
 def run_record(folder: Path, typed: str, takes: list[np.ndarray], **kwargs) -> tuple[int, str, StandInMicrophone]:
     mic = StandInMicrophone(takes)
@@ -306,7 +309,7 @@ def test_record_keeps_redoes_skips_and_resumes_where_it_stopped(tmp_path: Path) 
     assert "Trop fort : le son sature" in said
     assert f"[1/{len(lines)}] {lines[0].id}\n  « {lines[0].text} »" in said
     assert "Arrêté : ce qui est enregistré est gardé" in said
-    assert len(mic.played) == 1
+    assert len(mic.played) == 1 and mic.closed
     pack = load_pack(folder)
     assert set(pack.lines) == {lines[0].id, lines[1].id, lines[3].id}
     assert pack.game == "thiercelieux" and find_profile(str(folder)).rate == 160  # profile.yaml from --voice fr

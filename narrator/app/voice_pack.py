@@ -50,7 +50,8 @@ class PackProblem(Exception):
 
 
 class Microphone(Protocol):
-    """Records a take and plays one back; the sound card's edge, replaced in no test (a null sink stands in)."""
+    """Records a take and plays one back: the sound card's edge (a stand-in in tests/test_voice_pack.py; the
+    real one, on a PulseAudio null sink, in tests/test_voice_pack_audio.py)."""
 
     def record(self, stop: Callable[[], bool], silence_s: float, max_s: float) -> np.ndarray:
         """Int16 mono at 22050 Hz, from now until speech then `silence_s` of silence, `stop()`, or `max_s`."""
@@ -58,6 +59,10 @@ class Microphone(Protocol):
 
     def play(self, pcm: np.ndarray) -> None:
         """Play a take back, returning when it is heard."""
+        ...
+
+    def close(self) -> None:
+        """Let the sound card go."""
         ...
 
 
@@ -166,7 +171,7 @@ class Take:
 
 
 def prepare_take(raw: np.ndarray, pack_gains: list[float]) -> Take:
-    """Trim, check and level a take; `PackProblem`-free: a ValueError says in French what to do again."""
+    """Trim, check and level a take; a take to do again raises ValueError saying why, in French."""
     try:
         body = trim(raw, SAMPLE_RATE)
     except ValueError:
@@ -268,10 +273,13 @@ def record(
         raise PackProblem(
             f"{exc} ; branchez un micro, ou choisissez-le avec --input-device N (« python -m sounddevice » les liste)"
         ) from None
-    for number, line in enumerate(todo, 1):
-        if not _record_line(pack, line, f"{number}/{len(todo)}", mic, keyboard, say, silence_s):
-            say("Arrêté : ce qui est enregistré est gardé ; relancez la commande pour continuer.")
-            return EXIT_INCOMPLETE
+    try:
+        for number, line in enumerate(todo, 1):
+            if not _record_line(pack, line, f"{number}/{len(todo)}", mic, keyboard, say, silence_s):
+                say("Arrêté : ce qui est enregistré est gardé ; relancez la commande pour continuer.")
+                return EXIT_INCOMPLETE
+    finally:
+        mic.close()
     complete = check(pack, lines).complete
     say("Terminé : la voix est complète." if complete else "Terminé : des répliques restent à enregistrer.")
     return 0 if complete else EXIT_INCOMPLETE
