@@ -10,20 +10,42 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from .bed import Bed, BedTrack, Span
 from .errors import NoSoundCard, VoiceError
 from .pcm import SAMPLE_RATE
 from .ports import Speaker
 from .timeline import Rendered
 
 
-class SoundDeviceSpeaker:
-    """Plays rendered audio gaplessly: the stream stays open and outputs zeros between plays."""
+class _Queued:
+    """A buffer waiting to be played, and how far the device has taken it."""
 
-    def __init__(self, device: int | str | None = None, rate: int = SAMPLE_RATE, latency: str | float = "high") -> None:
+    __slots__ = ("pcm", "spans", "taken")
+
+    def __init__(self, rendered: Rendered) -> None:
+        self.pcm = np.ascontiguousarray(rendered.pcm, dtype=np.int16)
+        self.spans = tuple((s.start_s, s.end_s) for s in rendered.segments)
+        self.taken = 0
+
+
+class SoundDeviceSpeaker:
+    """Plays rendered audio gaplessly: the stream stays open and outputs silence between plays, or the
+    night's bed when there is one (mixed under the buffers and heard alone between them)."""
+
+    def __init__(
+        self,
+        device: int | str | None = None,
+        rate: int = SAMPLE_RATE,
+        latency: str | float = "high",
+        bed: Bed | None = None,
+    ) -> None:
         sd = _import_sounddevice()
         self.rate = rate
         self.underflows = 0  # the stream ran dry mid-play: an audible gap (should stay 0)
-        self._pending: collections.deque[memoryview] = collections.deque()
+        # the bed is mixed in the audio thread, block by block: one clock for the speech and the bed,
+        # so the loop, the fades and the ducking go on in the order they are heard
+        self._bed: BedTrack | None = bed.track() if bed is not None else None
+        self._pending: collections.deque[_Queued] = collections.deque()
         self._lock = threading.Lock()
         self._drained = threading.Event()
         self._drained.set()
@@ -60,12 +82,12 @@ class SoundDeviceSpeaker:
         """Queue the audio and return at once; the next play() follows it without a gap. False if empty."""
         if rendered.rate != self.rate:
             raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du flux")
-        data = memoryview(rendered.pcm.astype("<i2", copy=False).tobytes())
-        if not data:
+        if not len(rendered.pcm):
             return False
+        queued = _Queued(rendered)
         with self._lock:
             self._drained.clear()
-            self._pending.append(data)
+            self._pending.append(queued)
         return True
 
     def close(self) -> None:
@@ -79,34 +101,46 @@ class SoundDeviceSpeaker:
         self.close()
 
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
-        # Runs in PortAudio's thread: only copies bytes, never allocates much or blocks long.
-        wanted = len(outdata)
+        # Runs in PortAudio's thread: copies the block's samples under the lock, mixes the bed after it;
+        # a few block-sized arrays, never anything the length of a buffer.
+        out = np.frombuffer(outdata, dtype=np.int16)
+        wanted = len(out)
         filled = 0
+        spans: list[Span] = []
         with self._lock:
             if status.output_underflow and self._playing:
                 self.underflows += 1
+            ahead = 0  # where the next queued buffer starts, in samples from the block's start
+            horizon = wanted / self.rate + 1  # lines starting later do not duck this block
+            for queued in self._pending:
+                if ahead > wanted + self.rate:  # lines further on do not duck this block
+                    break
+                shift = (ahead - queued.taken) / self.rate
+                spans += [(a + shift, b + shift) for a, b in queued.spans if b + shift > -1 and a + shift < horizon]
+                ahead += len(queued.pcm) - queued.taken
             while filled < wanted and self._pending:
-                chunk = self._pending[0]
-                n = min(wanted - filled, len(chunk))
-                outdata[filled : filled + n] = chunk[:n]
+                queued = self._pending[0]
+                n = min(wanted - filled, len(queued.pcm) - queued.taken)
+                out[filled : filled + n] = queued.pcm[queued.taken : queued.taken + n]
                 filled += n
-                if n == len(chunk):
+                queued.taken += n
+                if queued.taken == len(queued.pcm):
                     self._pending.popleft()
-                else:
-                    self._pending[0] = chunk[n:]
             self._playing = bool(self._pending)
             if not self._pending and not self._drained.is_set():
                 self._drained.set()
-        if filled < wanted:
-            outdata[filled:wanted] = bytes(wanted - filled)
+        out[filled:] = 0
+        if self._bed is not None:
+            self._bed.mix_into(out, spans)
 
 
-def open_speaker(device: int | str | None = None, notice: TextIO | None = None) -> Speaker:
-    """The sound card if there is one; otherwise say so in one French sentence and use the console."""
+def open_speaker(device: int | str | None = None, notice: TextIO | None = None, bed: Bed | None = None) -> Speaker:
+    """The sound card if there is one (with the night's `bed` under the narration); otherwise say so in
+    one French sentence and use the console."""
     from .console import ConsoleSpeaker
 
     try:
-        return SoundDeviceSpeaker(device)
+        return SoundDeviceSpeaker(device, bed=bed)
     except NoSoundCard as exc:
         print(
             f"Pas de carte son utilisable ({exc}) : le texte s'affichera à l'écran à la place de la voix.",

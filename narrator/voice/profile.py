@@ -11,6 +11,8 @@ from narrator.resources import data_dir, french_reason, read_bounded
 from narrator.script.marks import YamlError, load_marked
 from narrator.script.schema import schema_problems
 
+from .ambience import NO_SOUND, SOUNDS
+from .bed import DUCK_DB, LEVEL_LU, LEVEL_RANGE_LU
 from .errors import VoiceError
 from .pack import PROFILE_FILE
 
@@ -28,8 +30,8 @@ class Ambience:
     gives way under a spoken line."""
 
     sound: str = "vent"
-    level_lu: float = -20.0
-    duck_db: float = 12.0
+    level_lu: float = LEVEL_LU
+    duck_db: float = DUCK_DB
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +73,8 @@ SCHEMA: dict[str, Any] = {
         "ambience": {
             "type": "object",
             "properties": {
-                "sound": {"enum": ["vent", "aucune"]},
-                "level": {"type": "number", "minimum": -40, "maximum": -8},
+                "sound": {"enum": [*SOUNDS, NO_SOUND]},
+                "level": {"type": "number", "minimum": LEVEL_RANGE_LU[0], "maximum": LEVEL_RANGE_LU[1]},
                 "duck": {"type": "number", "minimum": 0, "maximum": 40},
             },
             "additionalProperties": False,
@@ -99,9 +101,11 @@ def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     if "wait_multiplier" in values:
         values["wait_multiplier"] = float(values["wait_multiplier"])
     if "ambience" in values:
-        bed = values["ambience"]
+        bed, default = values["ambience"], Ambience()
         values["ambience"] = Ambience(
-            bed.get("sound", "vent"), float(bed.get("level", -20.0)), float(bed.get("duck", 12.0))
+            bed.get("sound", default.sound),
+            float(bed.get("level", default.level_lu)),
+            float(bed.get("duck", default.duck_db)),
         )
     if values.get("pack") is not None:
         pack = Path(values["pack"]).expanduser()

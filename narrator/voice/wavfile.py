@@ -12,6 +12,7 @@ import numpy as np
 
 from narrator.resources import french_reason
 
+from .bed import Bed
 from .errors import VoiceError
 from .pcm import SAMPLE_RATE
 from .timeline import Rendered, Segment
@@ -51,12 +52,14 @@ class WavSpeaker:
 
     With `append`, a narration WAV already there is continued (`narrator resume`): the new audio
     goes after the old, and the segments count from the file's start. The header is rewritten
-    after every write, so a game killed mid-night leaves a file every player reads.
+    after every write, so a game killed mid-night leaves a file every player reads. With a `bed`, the
+    night's ambience is mixed under every buffer (a file has no silence between buffers to fill).
     """
 
-    def __init__(self, path: str | Path, rate: int = SAMPLE_RATE, append: bool = False) -> None:
+    def __init__(self, path: str | Path, rate: int = SAMPLE_RATE, append: bool = False, bed: Bed | None = None) -> None:
         self.path = Path(path)
         self.rate = rate
+        self._bed = bed.track() if bed is not None else None
         self.segments: list[Segment] = []  # every line played, in seconds from the file's start
         self._file: BinaryIO | None = None
         if append and self.path.exists() and self.path.stat().st_size > 0:
@@ -73,6 +76,8 @@ class WavSpeaker:
             raise ValueError(f"{self.path}: fichier déjà fermé")
         if rendered.rate != self.rate:
             raise ValueError(f"taux d'échantillonnage {rendered.rate} Hz ≠ {self.rate} Hz du fichier")
+        if self._bed is not None:
+            rendered = self._bed.mix(rendered)
         offset = self._frames / self.rate
         self.segments.extend(s.shifted(offset) for s in rendered.segments)
         self._file.seek(self._data_at + 2 * self._frames)
