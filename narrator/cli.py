@@ -213,7 +213,38 @@ def _parser() -> argparse.ArgumentParser:
     roles.set_defaults(run=_roles)
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
+    _voice_arguments(sub)
     return parser
+
+
+def _voice_arguments(sub: argparse._SubParsersAction) -> None:
+    voice = sub.add_parser("voice", help="enregistrer sa propre voix de narrateur, vérifier une voix enregistrée")
+    actions = voice.add_subparsers(metavar="ACTION", title="actions", required=True)
+    record = actions.add_parser("record", help="enregistrer au micro, une par une, les répliques fixes d'un jeu")
+    check = actions.add_parser("check", help="les répliques manquantes ou périmées d'une voix enregistrée")
+    for action in (record, check):
+        action.add_argument("pack", metavar="DOSSIER", help="le dossier de la voix (créé s'il n'existe pas)")
+        action.add_argument("--game", metavar="JEU", choices=GAMES, required=action is record, help=_LISTED)
+        action.add_argument(
+            "--roles", metavar="CARTES", help="seulement la légende et les appels de nuit de ces personnages"
+        )
+    record.add_argument(
+        "--voice", metavar="VOIX", default="fr", help="le profil des répliques non enregistrées (défaut : fr)"
+    )
+    record.add_argument(
+        "--input-device", metavar="N", type=number, help="le numéro du micro (défaut : celui du système)"
+    )
+    record.add_argument("--redo", metavar="ID", nargs="+", default=[], help="réenregistrer ces répliques")
+    record.add_argument("--all", action="store_true", help="réenregistrer toutes les répliques")
+    record.add_argument(
+        "--silence",
+        metavar="S",
+        type=float,
+        default=0.8,
+        help="secondes de silence après la voix qui terminent une prise (défaut : 0.8)",
+    )
+    record.set_defaults(run=_voice_record)
+    check.set_defaults(run=_voice_check)
 
 
 def _session_arguments(parser: argparse.ArgumentParser) -> None:
@@ -546,6 +577,24 @@ def _parse(args: argparse.Namespace) -> int:
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
+
+
+def _voice_record(args: argparse.Namespace) -> int:
+    from narrator.app.voice_pack import PackProblem, main_record
+
+    try:
+        return main_record(args)
+    except PackProblem as exc:
+        return _fail(str(exc))
+
+
+def _voice_check(args: argparse.Namespace) -> int:
+    from narrator.app.voice_pack import PackProblem, check_pack
+
+    try:
+        return check_pack(Path(args.pack), args.game, args.roles, sys.stdout)
+    except PackProblem as exc:
+        return _fail(str(exc))
 
 
 def _model_check(args: argparse.Namespace) -> int:

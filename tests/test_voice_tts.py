@@ -1,4 +1,4 @@
-"""Real espeak-ng through pyttsx3: timings found in the audio, cache, errors, voice pack."""
+"""Real espeak-ng through pyttsx3: timings found in the audio, cache, errors (voice packs: test_voice_pack.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ import numpy as np
 import pytest
 from audio_server import speech_spans
 
-from narrator.voice import MARGIN_S, SAMPLE_RATE, Pause, Renderer, Say, VoiceError, find_profile, write_wav
-from narrator.voice.loudness import TARGET_LUFS, loudness
-from narrator.voice.pcm import trim
+from narrator.voice import MARGIN_S, SAMPLE_RATE, Pause, Renderer, Say, VoiceError, find_profile
 
 NIGHT = [
     Pause(0.2),
@@ -116,25 +114,3 @@ def test_long_line_is_complete_and_stdout_stays_clean(profile, tmp_path: Path, c
     assert len(again) > 40 * SAMPLE_RATE
     out, _ = capfd.readouterr()
     assert out == ""
-
-
-def test_voice_pack_recordings_replace_tts_for_their_lines(profile, tmp_path: Path):
-    pack = tmp_path / "pack"
-    pack.mkdir()
-    t = np.arange(SAMPLE_RATE) / SAMPLE_RATE
-    recording = np.concatenate([np.zeros(4000, np.int16), (6000 * np.sin(2 * np.pi * 220 * t)).astype(np.int16)])
-    write_wav(pack / "loups.reveil.wav", recording, SAMPLE_RATE)
-    renderer = Renderer(replace(profile, pack=pack), tmp_path / "cache")
-    rendered = renderer.render(NIGHT)
-    assert renderer.tts.synthesized == 3  # every line but the recorded one
-    segment = rendered.segments[1]
-    start = round(segment.start_s * SAMPLE_RATE)
-    played = rendered.pcm[start : round(segment.end_s * SAMPLE_RATE)]
-    assert len(played) == len(trim(recording))  # the recording, trimmed and brought to the narration's loudness
-    assert loudness(played, SAMPLE_RATE) == pytest.approx(TARGET_LUFS, abs=0.1)
-
-    write_wav(pack / "jour.wav", recording, 44100)
-    with pytest.raises(VoiceError, match=r"jour.wav: enregistré à 44100 Hz"):
-        Renderer(replace(profile, pack=pack), tmp_path / "cache").render(NIGHT)
-    with pytest.raises(VoiceError, match="dossier de voix enregistrée introuvable"):
-        Renderer(replace(profile, pack=tmp_path / "absent"), tmp_path)

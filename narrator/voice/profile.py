@@ -1,8 +1,9 @@
-"""Voice profiles: which TTS voice, how fast, how loud, and an optional recorded voice pack."""
+"""Voice profiles: which TTS voice, how fast, how loud, and an optional recorded voice pack (a folder
+holding its own profile: narrator/voice/pack.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -13,6 +14,7 @@ from narrator.script.schema import schema_problems
 from .ambience import NO_SOUND, SOUNDS
 from .bed import DUCK_DB, LEVEL_LU, LEVEL_RANGE_LU
 from .errors import VoiceError
+from .pack import PROFILE_FILE
 
 ENGINES = ("pyttsx3",)
 
@@ -42,7 +44,7 @@ class Profile:
     volume: float = 1.0
     pitch: int = 50
     wait_multiplier: float = 1.0
-    pack: Path | None = None
+    pack: Path | None = None  # a recorded voice pack's folder (its lines.yaml says what each file says)
     ambience: Ambience = Ambience()
     source: str = "<défaut>"  # where the profile came from, for messages only
 
@@ -112,8 +114,17 @@ def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
 
 
 def load_profile(path: str | Path) -> Profile:
-    """Read and validate a voice profile file (a `pack:` folder is relative to the file)."""
+    """Read and validate a voice profile file (a `pack:` folder is relative to the file), or a voice
+    pack's folder: its profile.yaml, with the folder's recordings."""
     path = Path(path)
+    if path.is_dir():
+        inside = path / PROFILE_FILE
+        if not inside.is_file():
+            raise VoiceError(
+                f"{path} : pas de {PROFILE_FILE} : ce n'est pas un dossier de voix "
+                f"(« narrator voice record {path} --game JEU » en crée un)"
+            )
+        return replace(load_profile(inside), pack=path)
     try:
         text = read_bounded(path).decode("utf-8")
     except OSError as exc:
@@ -122,12 +133,17 @@ def load_profile(path: str | Path) -> Profile:
 
 
 def find_profile(name: str = "fr") -> Profile:
-    """Load a shipped profile by name (`fr` → voices/fr.yaml), or a profile file by path."""
+    """Load a shipped profile by name (`fr` → voices/fr.yaml, a pack `NAME` → voices/NAME/), or a
+    profile file or a pack folder by path."""
     if name.endswith((".yaml", ".yml")) or "/" in name:
         return load_profile(name)
     folder = data_dir("voices")
-    path = folder / f"{name}.yaml"
-    if not path.is_file():
-        shipped = sorted(p.stem for p in folder.glob("*.yaml"))
-        raise VoiceError(f"profil de voix {name!r} introuvable ; profils fournis : {', '.join(shipped) or 'aucun'}")
-    return load_profile(path)
+    for path in (folder / f"{name}.yaml", folder / name / PROFILE_FILE):
+        if path.is_file():
+            return load_profile(path.parent if path.name == PROFILE_FILE else path)
+    if Path(name).is_dir():  # a pack folder in the current directory
+        return load_profile(name)
+    shipped = sorted(p.stem for p in folder.glob("*.yaml")) + sorted(
+        p.parent.name for p in folder.glob(f"*/{PROFILE_FILE}")
+    )
+    raise VoiceError(f"profil de voix {name!r} introuvable ; profils fournis : {', '.join(shipped) or 'aucun'}")

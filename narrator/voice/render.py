@@ -1,4 +1,5 @@
-"""Render a script (Say/Pause items) with a voice profile: voice pack first, then cached TTS."""
+"""Render a script (Say/Pause items) with a voice profile: a recorded voice pack's line when its text is
+the one recorded, else cached TTS with the profile's settings."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 
 from .errors import VoiceError
 from .loudness import Leveller, volume_db
+from .pack import Pack, load_pack
 from .pcm import SAMPLE_RATE, trim
 from .profile import Profile, find_profile
 from .timeline import Item, Rendered, Say, assemble
@@ -23,11 +25,11 @@ class Renderer:
 
     def __init__(self, profile: Profile | None = None, cache: str | Path | None = None) -> None:
         self.profile = profile if profile is not None else find_profile("fr")
-        if self.profile.pack is not None and not self.profile.pack.is_dir():
-            raise VoiceError(f"{self.profile.source}: dossier de voix enregistrée introuvable : {self.profile.pack}")
+        self.pack: Pack | None = None if self.profile.pack is None else load_pack(self.profile.pack)
         self.tts = Tts(self.profile, cache)
         # every line at one loudness, recorded or synthesized; then the profile's volume (« plus fort »)
         self.tts_level = Leveller(SAMPLE_RATE, fallback_db=TTS_GAIN_DB)
+        # recordings were levelled when recorded (a short one with the pack's usual gain): about 0 dB here
         self.pack_level = Leveller(SAMPLE_RATE)
         self._clips: dict[Say, np.ndarray] = {}
 
@@ -51,12 +53,8 @@ class Renderer:
         return assemble(items, clips, SAMPLE_RATE, self.profile.wait_multiplier)
 
     def recording(self, say: Say) -> Path | None:
-        """The voice pack's WAV for this line, if the profile has a pack and the pack has it."""
-        pack = self.profile.pack
-        if pack is None or not say.line_id or any(c in say.line_id for c in "/\\") or say.line_id.startswith("."):
-            return None
-        path = pack / f"{say.line_id}.wav"
-        return path if path.is_file() else None
+        """The voice pack's WAV for this line: only if the pack recorded this id with exactly this text."""
+        return None if self.pack is None else self.pack.recording(say.line_id, say.text)
 
     def _load_recording(self, path: Path) -> np.ndarray:
         pcm, rate = read_wav(path)
