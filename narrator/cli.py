@@ -128,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     render = sub.add_parser("render", help="écrire la légende, la nuit et le début du jour dans un WAV")
     _table_arguments(render)
     render.add_argument("--out", metavar="FICHIER", required=True, help="le fichier WAV à écrire")
+    _music_argument(render)
     render.set_defaults(run=_render)
     play = sub.add_parser("play", help="mener la partie à voix haute : nuit, débat minuté, appel au vote")
     _table_arguments(play, spoken=True)
@@ -260,6 +261,17 @@ def _session_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-wait", action="store_true", help="sans carte son ni attente : le texte à l'écran, le son dans le WAV"
+    )
+    _music_argument(parser)
+
+
+def _music_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sans-musique",
+        "--no-music",
+        dest="music",
+        action="store_false",
+        help="sans la musique de la nuit sous la narration (« coupe la musique » la coupe aussi en jeu)",
     )
 
 
@@ -443,6 +455,7 @@ def _options(args: argparse.Namespace) -> Options:
         model=args.model,
         wav=args.wav,
         no_wait=args.no_wait,
+        music=getattr(args, "music", True),
         phones=getattr(args, "phones", False),
         bind=getattr(args, "bind", "lan"),
         port=getattr(args, "port", 8080),
@@ -485,12 +498,17 @@ def _groups(given: str) -> dict[str, int]:
 
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
-    from narrator.app.startup import renderer
+    from narrator.app.startup import Options, make_night_music, renderer
     from narrator.voice import VoiceError, write_wav
 
     items = family(args.game).night(args.game, _asked(args))
+    bed = make_night_music(Options(voice=args.voice, music=args.music))
     try:
         rendered = renderer(args.voice).render(items)
+        if bed is not None:  # the night's music under the whole of it, the timeline the speech's
+            bed.night(True)
+            bed.fill(bed.rate * 3)  # faded in already: what is written is the night as the table hears it
+            rendered = bed.mix(rendered)
         write_wav(args.out, rendered.pcm, rendered.rate)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None

@@ -294,6 +294,7 @@ def test_the_demo_plays_a_whole_game_without_a_sound_card(tmp_path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "Pas de carte son" in run.stderr
+    assert "La nuit se joue sur sa musique d'ambiance" in run.stdout  # a new user hears the mix at once
     out = run.stdout
     assert "Fermez tous les yeux." in out and "Dites-moi les votes" in out
     assert " gagne." in out or " gagnent." in out or "Personne ne gagne." in out

@@ -121,7 +121,9 @@ def test_spoken_settings_are_kept_for_the_next_game(tmp_path: Path, monkeypatch,
     voice = Voice(fake_render, ClockSpeaker(FakeClock()))
     tune = tuner("fr", voice)
     name = SetupParser(None).parse(command, "any")[0].command
-    changed = tune(name)
+    changed = tune.refusal(name) is None
+    if changed:
+        tune.apply(name)
     saved = load_settings(settings_path())
     if setting == "volume":  # the default voice is already at full volume
         assert not changed and saved.volume is None

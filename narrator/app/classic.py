@@ -95,7 +95,7 @@ class ClassicTable:
         record = self.record
         parser = Parser(GAME, record.players)
         host = host_arguments(
-            options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal
+            options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal, events
         )
         hub = host["phones"]  # the players' phones, when the table plays with them
         operator: Operator

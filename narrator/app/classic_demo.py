@@ -60,7 +60,7 @@ def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     record = classic_game(rules, names, table["roles"], table["captain"], seed)
     expected = resolve_classic(record)
     profile = find_profile("fr")
-    io = demo_io(out, model_path)
+    io = demo_io(out, model_path, profile.ambience)
     # the calls' waits shortened as the one-night demo's are (the same for a living or a dead role's call)
     shorter = demo.config["wait_multiplier"]
     narration = load_narration()

@@ -50,6 +50,9 @@ from narrator.voice import (
     WavSpeaker,
     find_profile,
 )
+from narrator.voice.ambience import make_bed
+from narrator.voice.bed import Bed
+from narrator.voice.profile import Ambience
 
 _TEXT = {"type": "string", "minLength": 1}
 _PLAYERS = {
@@ -258,6 +261,7 @@ class DemoIo:
     speaker: Speaker  # the narrator's voice: WAV, console transcript, sound card
     players_out: Speaker  # the players' voices: WAV, sound card
     clock: Clock
+    bed: Bed | None = None  # the night's music: a new user hears the mix at once
 
     def close(self) -> None:
         self.speaker.close()
@@ -268,7 +272,7 @@ class DemoIo:
         parser = Parser(game, names)
         return {
             "prompts": load_prompts(),
-            "voice": Voice(Renderer(profile).render, self.speaker),
+            "voice": Voice(Renderer(profile).render, self.speaker, bed=self.bed),
             "clock": self.clock,
             "parser": parser,
             "phrases": cache(lambda phase: phrases(parser, phase, compact=True)),
@@ -288,8 +292,16 @@ class DemoIo:
             self.close()
 
 
-def demo_io(out: str, model_path: str | None) -> DemoIo:
-    """The recognizer when a French model is found, the sound card when there is one, the WAV file."""
+def demo_io(out: str, model_path: str | None, ambience: Ambience | None = None) -> DemoIo:
+    """The recognizer when a French model is found, the sound card when there is one, the WAV file, and
+    the night's music of `ambience`."""
+    bed = make_bed(ambience) if ambience is not None else None
+    if bed is not None and ambience is not None:
+        print(
+            f"La nuit se joue sur sa musique d'ambiance ({ambience.sound}, {-ambience.level_lu:g} LU sous la voix) ;"
+            " à une vraie table, « coupe la musique » la coupe.",
+            flush=True,  # at the head of the transcript
+        )
     try:
         model = load_model(find_model(model_path))
         print("Les joueurs simulés passent par la vraie reconnaissance vocale (vosk).", file=sys.stderr)
@@ -297,17 +309,17 @@ def demo_io(out: str, model_path: str | None) -> DemoIo:
         model = None
         print(f"Pas de reconnaissance vocale ({exc}) : les joueurs parlent au narrateur en texte.", file=sys.stderr)
     try:
-        card: Speaker | None = SoundDeviceSpeaker()
+        card: Speaker | None = SoundDeviceSpeaker(bed=bed)
         clock: FakeClock | RealClock = RealClock()
     except NoSoundCard:
         print(f"Pas de carte son : la partie est écrite dans {out}, et son texte ci-dessous.", file=sys.stderr)
         card, clock = None, FakeClock()  # nobody listens in real time: the game runs as fast as it renders
     try:
-        wav = WavSpeaker(out)
+        wav = WavSpeaker(out, bed=bed)
     except OSError as exc:
         raise SetupError(f"{out} : écriture impossible ({french_reason(exc)})") from None
     live = [card] if card else []
-    return DemoIo(model, Tee(wav, ConsoleSpeaker(), *live), Tee(wav, *live), clock)  # the console: the transcript
+    return DemoIo(model, Tee(wav, ConsoleSpeaker(), *live), Tee(wav, *live), clock, bed)  # the console: the transcript
 
 
 def load_demo() -> Demo:
@@ -329,7 +341,7 @@ def run_demo(seed: int, out: str, model_path: str | None) -> bool:
     record = deal(demo, script, seed)
     expected = resolve_one_night(record)
     profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
-    io = demo_io(out, model_path)
+    io = demo_io(out, model_path, profile.ambience)
     in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
     with io.playing():
         players = PlayerVoices(player_voices(demo.config["players"], profile), io.players_out, show_player, io.model)

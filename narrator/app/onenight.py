@@ -103,7 +103,7 @@ class OneNightTable:
         parser = Parser(self.game, table.players)
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
-        host = host_arguments(options, io, voice, parser, said, journal)
+        host = host_arguments(options, io, voice, parser, said, journal, events)
         session = Session(
             script=table.script, players=tuple(table.players), in_play=table.roles, deal=self.deal, **host
         )
@@ -174,7 +174,7 @@ def setup_and_play(
 ) -> int:
     """From the first word, the setup by voice (game, players, names, cards), then the game."""
     io = open_io(options)
-    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons())
+    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons(), io.bed)
     ear = io.ear
     check = (lambda names: [p.message for p in ear.check_names(names)]) if isinstance(ear, VoskEar) else None
     setup = SpokenSetup(

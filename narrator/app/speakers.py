@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TextIO
 
 from narrator.voice import ConsoleSpeaker, QueueingSpeaker, Rendered, Speaker, WavSpeaker, open_speaker
+from narrator.voice.bed import Bed
 
 FALLBACK_WAV = "narrateur.wav"
 
@@ -36,15 +37,18 @@ class Tee:
             speaker.close()
 
 
-def table_speaker(wav: str | None, notice: TextIO = sys.stderr, append: bool = False) -> Speaker:
-    """The sound card (plus `wav` if asked); without one, the console in real time and a WAV file.
+def table_speaker(
+    wav: str | None, notice: TextIO = sys.stderr, append: bool = False, bed: Bed | None = None
+) -> Speaker:
+    """The sound card (plus `wav` if asked); without one, the console in real time and a WAV file; each
+    with the night's music (`bed`) mixed under the narration, if any.
 
     `append`: a resumed game's narration goes on after what the WAV already holds.
     """
-    speaker = open_speaker(notice=notice)
+    speaker = open_speaker(notice=notice, bed=bed)
     if isinstance(speaker, ConsoleSpeaker) and wav is None:
         wav = FALLBACK_WAV
         print(f"La narration est aussi enregistrée dans {Path(wav).resolve()}.", file=notice)
     return (
-        Tee(WavSpeaker(wav, append=append), speaker) if wav else speaker
+        Tee(WavSpeaker(wav, append=append, bed=bed), speaker) if wav else speaker
     )  # the file first: it has each line as soon as it is said

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from narrator.listen.commands import Command
+from narrator.listen.commands import MUSIC, Command
 from narrator.listen.ear import Ear
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
@@ -21,11 +21,12 @@ from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.host import Understands
 from narrator.table.onenight.setup import Table, build_table
+from narrator.table.settings import Tuner
 from narrator.table.voice import Voice
 
 MIN_PLAYERS = 3
 CONTROLS: tuple[str, ...] = ("repeat", "stop", "undo", "restart", "help", "slower", "faster", "louder", "quieter")
-CONTROLS += ("longer_waits", "phones", "no_phones")  # « avec les téléphones », at any question
+CONTROLS += ("longer_waits", *MUSIC, "phones", "no_phones")  # « avec les téléphones », at any question
 
 
 class _Undo(Exception):
@@ -49,7 +50,7 @@ class SpokenSetup:
     words: Callable[[str | None], Understands]  # game -> the parser of the setup's phases
     phrases: Callable[[str | None, str], list[str]]  # (game, phase) -> what the recognizer may hear
     check_names: Callable[[list[str]], list[str]] | None = None  # names the recognizer cannot hear -> messages
-    tune: Callable[[str], bool] | None = None
+    tune: Tuner | None = None
     listen_s: float = 8.0
     phones: bool = False  # played with the players' phones (`--phones`, or « avec les téléphones »)
     answers: dict[str, object] = field(default_factory=dict)
@@ -237,10 +238,11 @@ class SpokenSetup:
         elif command.command in ("phones", "no_phones"):
             self.phones = command.command == "phones"
             self.voice.tell(load_phone_prompts().line(f"setup_{command.command}"))
-        elif self.tune is not None and self.tune(command.command):
-            self.voice.tell(self.prompts.line(command.command))
-        else:
-            self.voice.tell(self.prompts.line("setting_limit"))
+        else:  # a setting: nothing is journaled yet
+            refused = self.tune.refusal(command.command) if self.tune is not None else "setting_limit"
+            if refused is None and self.tune is not None:
+                self.tune.apply(command.command)
+            self.voice.tell(self.prompts.line(refused or command.command))
 
     def _undone(self, what: str) -> None:
         self.voice.tell(self.prompts.line("undone_what", what=what))

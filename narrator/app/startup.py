@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypedDict
@@ -25,10 +25,10 @@ from narrator.phones.hub import Hub
 from narrator.resources import data_dir, french_reason
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.table.clock import Clock, FakeClock, RealClock
-from narrator.table.events import Event
+from narrator.table.events import Event, Setting
 from narrator.table.host import Stopped, Understands
 from narrator.table.journal import Journal, JournalError, fingerprint
-from narrator.table.settings import load_settings, save_settings
+from narrator.table.settings import Tuner, load_settings
 from narrator.table.setup import SetupError
 from narrator.table.voice import Voice, load_earcons
 from narrator.voice import (
@@ -41,6 +41,8 @@ from narrator.voice import (
     find_profile,
     load_profile,
 )
+from narrator.voice.ambience import make_bed
+from narrator.voice.bed import Bed
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Options:
     phones: bool = False  # the players play on their phones (narrator/app/phones.py)
     bind: str = "lan"  # where the phones' server listens: the table's network, or an address (127.0.0.1)
     port: int = DEFAULT_PORT  # 0: any free port (tests)
+    music: bool = True  # the night's music under the narration (`--sans-musique`: none)
 
 
 @dataclass(frozen=True)
@@ -122,19 +125,30 @@ def renderer(voice: str) -> Renderer:
         raise SetupError(str(exc)) from None
 
 
-def tuner(voice: str, spoken: Voice) -> Callable[[str], bool]:
-    """What « plus lentement », « plus fort »… do: change the setting, keep it, speak with it from now on."""
-    base = profile_of(voice)
-    settings = load_settings()
-
-    def tune(command: str) -> bool:
-        if not settings.change(command, base):
-            return False
-        save_settings(settings)
-        spoken.render = Renderer(settings.apply(base)).render
-        return True
-
+def tuner(voice: str, spoken: Voice, events: Sequence[Event] = ()) -> Tuner:
+    """What « plus lentement », « coupe la musique »… do: change the setting, keep it, speak with it from now
+    on. A resumed game's music is as its journal left it (« coupe la musique » said, then the game cut)."""
+    tune = Tuner(profile_of(voice), spoken)
+    said = [e.command for e in events if isinstance(e, Setting) and e.command in ("music_off", "music_on")]
+    if said and spoken.bed is not None:
+        spoken.bed.mute(said[-1] == "music_off")
     return tune
+
+
+def make_night_music(options: Options) -> Bed | None:
+    """The night's music of the voice asked for, at the table's saved level and on/off; None when the
+    profile has none or the command line said `--sans-musique`. Made once: the speaker mixes it, the
+    voice turns it on at night, the table changes it."""
+    if not options.music:
+        return None
+    settings = load_settings()
+    try:
+        bed = make_bed(settings.apply(profile_of(options.voice)).ambience)
+    except ValueError as exc:  # an ambience the profile names but the program does not make
+        raise SetupError(f"{options.voice} : {exc}") from None
+    if bed is not None:
+        bed.mute(settings.music is False)
+    return bed
 
 
 def script_version(game: str, phones: bool = False) -> str:
@@ -152,6 +166,7 @@ class Io:
     speaker: Speaker
     clock: Clock
     phones: TablePhones | None = None  # the players' phones: `phones.hub` holds their screens
+    bed: Bed | None = None  # the night's music, the same for the speaker and the voice
 
     def open_phones(self, options: Options, players: list[str], seats: Seats | None = None) -> None:
         """The phones' server started for these players, when the game is played with them (a resumed
@@ -176,17 +191,18 @@ class Io:
 def open_io(options: Options, players: list[str] | None = None, seats: Seats | None = None) -> Io:
     """The ear asked for, the speaker (sound card, else console and WAV; or --no-wait), and the phones'
     server when asked and the players are known (`seats`: a resumed game's)."""
+    bed = make_night_music(options)
     ear = make_ear(options, players)
     speaker: Speaker
     try:
         if options.no_wait:
-            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav), ConsoleSpeaker())
+            speaker = Tee(WavSpeaker(options.wav or FALLBACK_WAV, append=options.append_wav, bed=bed), ConsoleSpeaker())
         else:
-            speaker = table_speaker(options.wav, append=options.append_wav)
+            speaker = table_speaker(options.wav, append=options.append_wav, bed=bed)
     except OSError as exc:
         ear.close()
         raise SetupError(f"{exc.filename or options.wav} : écriture impossible ({french_reason(exc)})") from None
-    io = Io(ear, speaker, FakeClock() if options.no_wait else RealClock())
+    io = Io(ear, speaker, FakeClock() if options.no_wait else RealClock(), bed=bed)
     if players:
         io.open_phones(options, players, seats)
     return io
@@ -267,7 +283,7 @@ class HostArguments(TypedDict):
     phrases: Callable[[str], list[str]]
     journal: Journal
     keyboard: KeyboardEar | None
-    tune: Callable[[str], bool]
+    tune: Tuner
     phones: Hub | None
 
 
@@ -278,10 +294,11 @@ def host_arguments(
     parser: Understands,
     phrases: Callable[[str], list[str]],
     journal: Journal,
+    events: Sequence[Event] | None = None,
 ) -> HostArguments:
-    """The session's voice (with the earcons), ear, clock and journal; a keyboard offered beside the
-    microphone after three misunderstandings; « plus lentement »… applied and kept."""
-    spoken = Voice(voice.render, io.speaker, load_earcons())
+    """The session's voice (with the earcons and the night's music), ear, clock and journal; a keyboard
+    offered beside the microphone after three misunderstandings; « plus lentement »… applied and kept."""
+    spoken = Voice(voice.render, io.speaker, load_earcons(), io.bed)
     return {
         "prompts": load_prompts(),
         "voice": spoken,
@@ -291,7 +308,7 @@ def host_arguments(
         "phrases": phrases,
         "journal": journal,
         "keyboard": KeyboardEar() if isinstance(io.ear, VoskEar) else None,
-        "tune": tuner(options.voice, spoken),
+        "tune": tuner(options.voice, spoken, events or ()),
         "phones": io.phones.hub if io.phones is not None else None,
     }
 

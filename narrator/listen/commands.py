@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from narrator.script.games import GAMES  # what choose_game's `game` may be; the setup says which it sets up
 
-__all__ = ["COMMANDS", "FIELDS", "GAMES", "SETTINGS", "SETUP_COMMANDS", "Command"]
+__all__ = ["COMMANDS", "FIELDS", "GAMES", "MUSIC", "SETTINGS", "SETUP_COMMANDS", "Command"]
 
 # command -> the fields it carries, in JSON order; commands not listed carry none
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -22,7 +22,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "character": ("role", "count"),  # a card of the game, how many of it
     "free_seat": ("player",),  # the seat whose phone the table lets go (a game with the phones)
 }
-SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
+MUSIC = ("music_off", "music_on", "music_louder", "music_softer")
+# the voice's settings, then the night's music (the bed of sound under the narration)
+SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits", *MUSIC)
 # what only the spoken setup understands (a game in progress hears none of these)
 SETUP_COMMANDS = ("choose_game", "number", "name", "scenario", "character", "done", "restart", "phones", "no_phones")
 COMMANDS = (

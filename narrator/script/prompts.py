@@ -76,6 +76,13 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "quieter": set(),
     "longer_waits": set(),
     "setting_limit": set(),
+    "music_off": set(),
+    "music_on": set(),
+    "music_louder": set(),
+    "music_softer": set(),
+    "music_louder_limit": set(),
+    "music_softer_limit": set(),
+    "no_music": set(),
     "help": set(),
     # « stop », « annule », « répète la nuit » and a resumed vote: what the table hears of each
     "stop_check": set(),

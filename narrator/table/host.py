@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
-from narrator.listen.commands import Command
+from narrator.listen.commands import SETTINGS, Command
 from narrator.listen.ear import Ear
 from narrator.phones.hub import Hub, new_token
 from narrator.script.line import Line, Reminder
@@ -23,10 +23,10 @@ from narrator.table.journal import Heartbeat, Journal, JournalError
 from narrator.table.phone_ear import PhoneEar, own_commands
 from narrator.table.readback import ReadBack
 from narrator.table.replay import UndoRule, undoable
+from narrator.table.settings import Tuner
 from narrator.table.voice import Voice, to_items
 from narrator.voice import Item, Say
 
-SETTINGS = ("slower", "faster", "louder", "quieter", "longer_waits")
 CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", "free_seat", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 
@@ -70,7 +70,7 @@ class Host:
     journal: Journal | None = None
     listen_s: float = LISTEN_S
     keyboard: Ear | None = None  # an ear to offer after three misunderstandings (the keyboard), if any
-    tune: Callable[[str], bool] | None = None  # applies « plus lentement »…; False at the limit
+    tune: Tuner | None = None  # « plus lentement », « coupe la musique »…: may it be done, then do it
     phones: Hub | None = None  # the players' phones, when the game is played with them
     events: list[ev.Event] = field(default_factory=list)
     joined: bool = False  # every seat's phone came (narrator/app/phones.py's `join`): a seat taken now is told
@@ -213,11 +213,14 @@ class Host:
             self._paused()
             self.voice.repeat()
         elif command.command in SETTINGS:
-            if self.tune is not None and self.tune(command.command):
-                self._record(ev.Setting(command.command))
-                self.voice.tell(self.prompts.line(command.command))
-            else:
-                self.voice.tell(self.prompts.line("setting_limit"))
+            refused = self.tune.refusal(command.command) if self.tune is not None else "setting_limit"
+            if refused is not None:
+                self.voice.tell(self.prompts.line(refused))
+                return
+            self._record(ev.Setting(command.command))  # journaled, then done
+            assert self.tune is not None
+            self.tune.apply(command.command)
+            self.voice.tell(self.prompts.line(command.command))
         elif command.command == "legend":
             self.voice.tell(*self.legend_lines())
         elif command.command == "help":

@@ -1,15 +1,21 @@
-"""The table's spoken settings (« plus lentement », « plus fort », « attends plus longtemps »), kept between games."""
+"""The table's spoken settings (« plus lentement », « plus fort », « coupe la musique »), kept between games."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import numpy as np
 import yaml
 
 from narrator.resources import user_folder
-from narrator.voice import Profile
+from narrator.voice import Profile, Renderer
+from narrator.voice.bed import LEVEL_RANGE_LU, LEVEL_STEP_LU
+
+if TYPE_CHECKING:
+    from narrator.table.voice import Voice
 
 # command -> (profile field, step, limit): one « plus lentement » is 20 words a minute slower
 STEPS = {
@@ -19,6 +25,9 @@ STEPS = {
     "quieter": ("volume", -0.2, 0.2),
     "longer_waits": ("wait_multiplier", 0.5, 3.0),
 }
+# the night's music: one « musique plus forte » is the bed's own step, within its own range
+MUSIC_STEPS = {"music_louder": LEVEL_STEP_LU, "music_softer": -LEVEL_STEP_LU}
+_NUMBERS = ("rate", "volume", "wait_multiplier", "music_level")
 
 
 def settings_path() -> Path:
@@ -31,27 +40,76 @@ def settings_path() -> Path:
 
 @dataclass
 class Settings:
-    """What the table changed of the voice; None keeps the profile's own value."""
+    """What the table changed of the voice and of the night's music; None keeps the profile's own value."""
 
     rate: int | None = None
     volume: float | None = None
     wait_multiplier: float | None = None
+    music: bool | None = None  # False: « coupe la musique »
+    music_level: float | None = None  # the bed's level under the narration, in LU
 
     def apply(self, profile: Profile) -> Profile:
-        """The profile with the table's settings."""
-        changes = {k: v for k, v in asdict(self).items() if v is not None}
+        """The profile with the table's settings (the music's level is its ambience's)."""
+        changes = {k: v for k, v in asdict(self).items() if v is not None and k in STEPS_FIELDS}
+        if self.music_level is not None:
+            changes["ambience"] = replace(profile.ambience, level_lu=self.music_level)
         return replace(profile, **changes)
 
     def change(self, command: str, profile: Profile) -> bool:
         """Take one step of a setting command; False when the limit is already reached."""
-        field, step, limit = STEPS[command]
-        current = getattr(self.apply(profile), field)
+        if command in ("music_off", "music_on"):
+            self.music = command == "music_on"
+            return True
+        if command in MUSIC_STEPS:
+            current = self.apply(profile).ambience.level_lu
+            level = float(np.clip(current + MUSIC_STEPS[command], *LEVEL_RANGE_LU))
+            if level == current:
+                return False
+            self.music_level = level
+            return True
+        name, step, limit = STEPS[command]
+        current = getattr(self.apply(profile), name)
         wanted = round(current + step, 2)
         wanted = min(wanted, limit) if step > 0 else max(wanted, limit)
         if wanted == current:
             return False
-        setattr(self, field, int(wanted) if field == "rate" else wanted)
+        setattr(self, name, int(wanted) if name == "rate" else wanted)
         return True
+
+
+STEPS_FIELDS = frozenset(step[0] for step in STEPS.values())
+
+
+@dataclass
+class Tuner:
+    """What a setting said at the table does: the voice speaks with it from now on, the night's music
+    (`voice.bed`) follows it, and it is kept for the next game. The table journals a setting between
+    `refusal` (may it be done?) and `apply` (do it)."""
+
+    base: Profile  # the voice's profile as its file gives it
+    voice: Voice
+    settings: Settings = field(default_factory=lambda: load_settings())
+    keep: bool = True  # written to settings.yaml (not by a demo)
+
+    def refusal(self, command: str) -> str | None:
+        """Why the setting cannot be done, as a prompt of scripts/table.yaml; None: it can."""
+        if command.startswith("music_") and self.voice.bed is None:
+            return "no_music"
+        if not replace(self.settings).change(command, self.base):
+            return f"{command}_limit" if command in MUSIC_STEPS else "setting_limit"
+        return None
+
+    def apply(self, command: str) -> None:
+        self.settings.change(command, self.base)
+        if self.keep:
+            save_settings(self.settings)
+        bed = self.voice.bed
+        if bed is not None and command in ("music_off", "music_on"):
+            bed.mute(command == "music_off")
+        elif bed is not None and command in MUSIC_STEPS:
+            bed.louder() if MUSIC_STEPS[command] > 0 else bed.softer()
+        elif command in STEPS:
+            self.voice.render = Renderer(self.settings.apply(self.base)).render
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -59,7 +117,10 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or settings_path()
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        known = {k: data[k] for k in ("rate", "volume", "wait_multiplier") if isinstance(data.get(k), (int, float))}
+        numbers = {k: v for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        known: dict = {k: numbers[k] for k in _NUMBERS if k in numbers}
+        if isinstance(data.get("music"), bool):
+            known["music"] = data["music"]
         return Settings(**known)
     except (OSError, yaml.YAMLError, AttributeError, TypeError):
         return Settings()

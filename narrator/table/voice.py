@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from narrator.resources import data_dir
 from narrator.script.line import Line, Step
 from narrator.voice import Item, Pause, QueueingSpeaker, Rendered, Say, Speaker, read_wav
+from narrator.voice.bed import Bed
 
 
 def to_items(steps: Sequence[Step]) -> list[Item]:
@@ -22,10 +23,12 @@ class Voice:
         render: Callable[[Sequence[Item]], Rendered],
         speaker: Speaker,
         earcons: dict[str, Rendered] | None = None,
+        bed: Bed | None = None,
     ) -> None:
         self.render = render  # replaced when the table changes a setting (« plus lentement »)
         self.speaker = speaker
         self.earcons = earcons
+        self.bed = bed  # the night's music under the narration (the speaker mixes it), if the voice has one
         self.last: list[Item] = []
         self.transcript: list[str] = []  # every line said, in order (tests, the demo's transcript)
 
@@ -42,9 +45,16 @@ class Voice:
         self.play(to_items(lines))
 
     def play(self, items: Sequence[Item]) -> None:
+        if not items:
+            return
         rendered = self.render(items)
         self.transcript.extend(s.text for s in rendered.segments)
         self.speaker.play(rendered)
+
+    def night(self, on: bool) -> None:
+        """The night begins (its music fades in under what is said from now on) or ends (it fades out)."""
+        if self.bed is not None:
+            self.bed.night(on)
 
     def repeat(self) -> None:
         if self.last:

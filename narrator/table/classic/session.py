@@ -131,6 +131,7 @@ class ClassicSession(Host):
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
             self._next, self._open, self._opened_at, self._morning_said = 0, None, 0.0, False
+            self.voice.night(True)  # its music under the whole night, a resumed one too
             self._speak(self.narration.first if number == 1 else self.narration.dusk)
         state, _ = play_phase(self.rules, state, kind, number, _Decider(self), self._heard)
         if kind == "night" and not self._morning_said:
@@ -308,6 +309,7 @@ class ClassicSession(Host):
         while self._next < len(self._calls):
             self._empty_call(self._calls[self._next])
             self._next += 1
+        self.voice.night(False)  # the music fades out under the morning's first words
         self._speak(self.narration.morning)
         self._morning_said = True
 

@@ -133,8 +133,14 @@ class Session(Host):
         first = self._section_at(plan, starts, at)
         offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
+        night = max(first, plan.night)  # the legend before it has no music
         with Heartbeat(self.journal, "night", lambda: {"at": round(offset + self.clock.now() - begun, 2)}):
-            self.voice.play(plan.opening[first:])
+            self.voice.play(plan.opening[first:night])
+            # the night's music from the night's first line; the night and the day's opening are one stretch
+            # of sound, played whole so that its pauses stay exact, and the music fades out once it is heard
+            self.voice.night(night < plan.sections[-1])
+            self.voice.play(plan.opening[night:])
+        self.voice.night(False)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
 
@@ -187,6 +193,7 @@ class Session(Host):
         ends = [*plan.sections[1:], len(plan.opening)]
         for index in range(first, len(plan.sections) - 1):
             self._record(ev.Tick("night", at=starts[index]))
+            self.voice.night(plan.sections[index] >= plan.night)  # the legend before it has no music
             items = plan.opening[plan.sections[index] : ends[index]]
             wake = wakes[index]
             if wake is None:
@@ -194,6 +201,7 @@ class Session(Host):
             else:
                 phones.call(plan.callers[index], wake, items)
         self._record(ev.Tick("night", at=starts[-1]))
+        self.voice.night(False)
         self.voice.play(plan.opening[plan.sections[-1] :])
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
