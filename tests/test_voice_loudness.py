@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -51,3 +54,23 @@ def test_the_profiles_volume_moves_the_level_in_decibels(tmp_path: Path) -> None
     leveller = Leveller(SAMPLE_RATE)
     line = tone(1.0, 0.05)
     assert loudness(leveller.level(line, volume_db(0.5)), SAMPLE_RATE) == pytest.approx(TARGET_LUFS - 6.02, abs=0.2)
+
+
+def test_a_warm_cache_never_loads_the_meter(tmp_path: Path) -> None:
+    """The meter's scipy costs a second or two of start-up: a game whose lines and night music were all
+    measured before (the loudness kept in the cache) does not load it."""
+    program = (
+        "import sys\n"
+        "from narrator.voice import Renderer, Say, find_profile\n"
+        "from narrator.voice.ambience import make_bed\n"
+        "profile = find_profile('fr')\n"
+        "Renderer(profile).render([Say('a', 'Tout le monde ferme les yeux.'), Say('b', 'Oui.')])\n"
+        "make_bed(profile.ambience)\n"
+        "print('pyloudnorm' in sys.modules)\n"
+    )
+    env = dict(os.environ, NARRATOR_CACHE_DIR=str(tmp_path), PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    runs = [
+        subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True)
+        for _ in "12"
+    ]
+    assert [run.stdout.strip() for run in runs] == ["True", "False"]

@@ -96,6 +96,16 @@ def said_from(pack: Pack, heard: list[tuple[float, str, str]]) -> tuple[list[str
     return recorded, [f"{i}: {text}" for i, text in fixed if pack.recording(i, text) is None]
 
 
+class AlwaysTuned:
+    """A setting the table says is always done (« plus fort »: its acknowledgement is a fixed line)."""
+
+    def refusal(self, command: str) -> None:
+        return None
+
+    def apply(self, command: str) -> None:
+        pass
+
+
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
 def test_every_fixed_line_of_a_whole_one_night_game_is_recorded(record: dict, packs) -> None:
     game, players = record["ruleset"], record["players"]
@@ -119,7 +129,7 @@ def test_every_fixed_line_of_a_whole_one_night_game_is_recorded(record: dict, pa
         clock=clock,
         parser=parser,
         phrases=lambda phase: [],  # a scripted ear needs no grammar
-        tune=lambda command: True,
+        tune=AlwaysTuned(),  # type: ignore[arg-type]
     )
     outcome = session.run(plan(session.script.announce, in_play, minutes=5))
     assert set(outcome.winners) == set(expected["winners"])
@@ -186,8 +196,9 @@ def test_a_recording_plays_for_its_exact_text_only(tmp_path: Path) -> None:
     (folder / "profile.yaml").write_text("rate: 200\n", encoding="utf-8")
     pack = Pack(folder, "onuw")
     recording = tone(1.0)
-    save_line(pack, Line("loups_reveil", NIGHT[1].text), trim(recording), None, 0.0, "2026-12-01T00:00:00+00:00")
-    save_line(pack, Line("jour", "Le village se lève."), trim(recording), None, 0.0, "2026-12-01T00:00:00+00:00")
+    measured = loudness(trim(recording), SAMPLE_RATE)  # kept unlevelled (gain 0): levelled as it is played
+    save_line(pack, Line("loups_reveil", NIGHT[1].text), trim(recording), measured, 0.0, "2026-12-01T00:00:00+00:00")
+    save_line(pack, Line("jour", "Le village se lève."), trim(recording), measured, 0.0, "2026-12-01T00:00:00+00:00")
     profile = find_profile(str(folder))  # a pack folder is a voice: its profile, its recordings
     assert profile.rate == 200 and profile.pack == folder
     renderer = Renderer(profile, tmp_path / "cache")

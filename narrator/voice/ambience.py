@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .bed import Bed
-from .loudness import TARGET_LUFS, loudness
+from .loudness import TARGET_LUFS, kept_loudness
 from .pcm import SAMPLE_RATE
 
 if TYPE_CHECKING:
@@ -133,7 +133,9 @@ def make_loop(sound: str, rate: int = SAMPLE_RATE, seconds: float = LOOP_S, seed
         raise ValueError(f"ambiance inconnue : {sound!r} ; connues : {', '.join(SOUNDS)}, {NO_SOUND}")
     raw = GENERATORS[sound](np.random.default_rng(seed), round(seconds * rate), rate)
     probe = raw / np.abs(raw).max() * 0.5  # measured at a safe level, then brought to the target
-    measured = loudness(np.rint(probe * 32767).astype(np.int16), rate)
+    from .tts import cache_dir  # not at the top: the profile reads this module's sounds, tts the profile
+
+    measured = kept_loudness(np.rint(probe * 32767).astype(np.int16), rate, cache_dir() / "loudness")
     if measured is None:
         raise ValueError(f"ambiance {sound!r} silencieuse")
     loop = (probe * 10 ** ((TARGET_LUFS - measured) / 20)).astype(np.float32)

@@ -40,11 +40,14 @@ class Renderer:
         volume = volume_db(self.profile.volume)
         for say, pcm in zip(synthesized, self.tts.render_all(say.text for say in synthesized)):
             # never silent: Tts checked it before caching it
-            self._clips[say] = self.tts_level.level(trim(pcm), volume)
+            clip = trim(pcm)
+            self._clips[say] = self.tts_level.level(clip, volume, self.tts.loudness(clip))
         for say in says:
             path = self.recording(say)
-            if path is not None:
-                self._clips[say] = self.pack_level.level(self._load_recording(path), volume)
+            if path is not None and self.pack is not None:
+                kept = self.pack.lines[say.line_id]  # measured when recorded, then levelled by its gain
+                lufs = None if kept.lufs is None else kept.lufs + kept.gain_db
+                self._clips[say] = self.pack_level.level(self._load_recording(path), volume, lufs)
 
     def render(self, items: Sequence[Item]) -> Rendered:
         """The items as one PCM buffer with the timeline of every line."""

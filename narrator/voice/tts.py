@@ -28,6 +28,7 @@ import numpy as np
 from narrator.resources import french_reason, user_folder
 
 from .errors import VoiceError
+from .loudness import kept_loudness
 from .pcm import SAMPLE_RATE, rms, sound_span
 from .profile import Profile
 from .wavfile import read_wav
@@ -120,6 +121,10 @@ class Tts:
                 f"{fallback} ne peuvent recevoir la réplique ({_reason(exc)})"
             ) from None
         return fallback
+
+    def loudness(self, pcm: np.ndarray) -> float | None:
+        """The loudness of a line's clip, kept in the cache: a warm cache never loads the meter."""
+        return kept_loudness(pcm, SAMPLE_RATE, self.cache / "loudness")
 
     def render_all(self, texts: Iterable[str]) -> list[np.ndarray]:
         """Render every text (before the night starts, so the table never waits for synthesis)."""
