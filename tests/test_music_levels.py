@@ -59,7 +59,15 @@ def test_the_start_up_sets_the_music_under_the_saved_voice_volume() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["volume: -3", "volume: 0", "wait_multiplier: -1", "rate: 5000", "music_level: .nan", "music_level: 4", "rate: [1]"],
+    [
+        "volume: -3",
+        "volume: 0",
+        "wait_multiplier: -1",
+        "rate: 5000",
+        "music_level: .nan",
+        "music_level: 4",
+        "rate: [1]",
+    ],
 )
 def test_a_bad_value_in_settings_yaml_is_left_out_and_said_once(line: str) -> None:
     path = settings_path()

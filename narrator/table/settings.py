@@ -7,7 +7,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import numpy as np
 import yaml
@@ -140,11 +140,12 @@ def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Set
         return Settings()
     if not isinstance(data, dict):
         return Settings()
+    data = cast(dict[str, Any], data)
     known: dict = {}
     for name, (low, high) in RANGES.items():
-        value = data.get(name)
         if name not in data:
             continue
+        value = data[name]
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if number and math.isfinite(value) and low <= value <= high:
             known[name] = int(value) if name == "rate" else float(value)
