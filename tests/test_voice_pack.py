@@ -361,3 +361,46 @@ def test_record_refuses_another_games_folder_and_an_unwritable_one(tmp_path: Pat
     a_file.write_text("")  # a folder that cannot be made, even by root
     with pytest.raises(PackProblem, match="écriture impossible"):
         run_record(a_file / "voix", "", [])
+
+
+# --- a pack given by a relative path, in a game resumed from elsewhere ------------------------------
+
+
+def test_a_game_with_a_pack_by_relative_path_resumes_from_another_folder(tmp_path: Path) -> None:
+    table, elsewhere = tmp_path / "table", tmp_path / "elsewhere"
+    (table / "p1").mkdir(parents=True)
+    elsewhere.mkdir()
+    (table / "p1" / "profile.yaml").write_text("rate: 200\n", encoding="utf-8")
+    (tmp_path / "answers.txt").write_text("stop\noui\n", encoding="utf-8")  # each run stops at once
+    journal = tmp_path / "j.jsonl"
+    common = ["--ear", f"script:{tmp_path / 'answers.txt'}", "--no-wait", "--wav", str(tmp_path / "o.wav")]
+    env = {**os.environ, "HOME": str(tmp_path), "NARRATOR_STATE_DIR": str(tmp_path / "games")}
+
+    def narrator(where: Path, *args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "narrator", *args, *common, "--sans-musique"]
+        return subprocess.run(command, capture_output=True, text=True, cwd=where, env=env, timeout=120)
+
+    cards = "loup,voyante,voleur,villageois,villageois,merdeux"
+    played = narrator(
+        table,
+        "play",
+        "onuw",
+        "--players",
+        "Ana,Ben,Cleo",
+        "--roles",
+        cards,
+        "--voice",
+        "./p1",
+        "--journal",
+        str(journal),
+    )
+    assert played.returncode == 0, played.stderr
+    header = journal.read_text(encoding="utf-8").splitlines()[0]
+    assert f'"voice": "{table / "p1"}"' in header  # its absolute path: found from any folder
+    resumed = narrator(elsewhere, "resume", str(journal))
+    assert resumed.returncode == 0 and "Partie arrêtée" in resumed.stderr, resumed.stderr
+    (table / "p1").rename(table / "p2")
+    lost = narrator(elsewhere, "resume", str(journal))
+    assert lost.returncode == 2 and "donnez-la avec « narrator resume --voice VOIX »" in lost.stderr, lost.stderr
+    chosen = narrator(elsewhere, "resume", str(journal), "--voice", "../table/p2")  # --voice wins over the journal's
+    assert chosen.returncode == 0, chosen.stderr
