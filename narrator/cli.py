@@ -498,13 +498,15 @@ def _groups(given: str) -> dict[str, int]:
 
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
-    from narrator.app.startup import Options, make_night_music, renderer
+    from narrator.app.startup import Options, make_night_music, renderer, warn_other_game
     from narrator.voice import VoiceError, write_wav
 
     items = family(args.game).night(args.game, _asked(args))
     bed = make_night_music(Options(voice=args.voice, music=args.music))
     try:
-        rendered = renderer(args.voice).render(items)
+        voice = renderer(args.voice)
+        warn_other_game(voice, args.game)
+        rendered = voice.render(items)
         if bed is not None:  # the night's music under the whole of it, the timeline the speech's
             bed.night(True)
             bed.fill(bed.rate * 3)  # faded in already: what is written is the night as the table hears it

@@ -139,6 +139,18 @@ def renderer(voice: str) -> Renderer:
         raise SetupError(str(exc)) from None
 
 
+def warn_other_game(voice: Renderer, game: str) -> None:
+    """One French line when the voice is a pack recorded for another game: only the lines the two games
+    share word for word are played from it, the TTS says the others."""
+    pack = voice.pack
+    if pack is not None and pack.game is not None and pack.game != game:
+        print(
+            f"Attention : {pack.folder} est la voix de {pack.game}, pas de {game} : "
+            "la synthèse vocale dit les répliques qui n'y sont pas",
+            file=sys.stderr,
+        )
+
+
 def tuner(voice: str, spoken: Voice, events: Sequence[Event] = ()) -> Tuner:
     """What « plus lentement », « coupe la musique »… do: change the setting, keep it, speak with it from now
     on. A resumed game's music is as its journal left it (« coupe la musique » said, then the game cut)."""
@@ -248,6 +260,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
     """A new game: the voice, the ear and the speaker made ready, then its journal, then the session (a
     table that cannot start leaves no journal to resume)."""
     voice = table.voice(options)
+    warn_other_game(voice, table.game)
     io = io or open_io(options, table.players)
     io.open_phones(options, table.players)  # a table set up by voice: its players are known now
     header: dict[str, object] = {
@@ -280,6 +293,7 @@ def go_on(table: TableGame, header: dict, options: Options, journal: Journal, ev
         print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
         try:
             spoken = table.voice(options)  # before the sound card is opened
+            warn_other_game(spoken, table.game)
         except SetupError as exc:
             if options.voice_chosen:
                 raise
