@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 import wave
 from dataclasses import replace
 from pathlib import Path
@@ -457,3 +458,24 @@ def test_check_reports_a_missing_profile_and_another_games_pack(tmp_path: Path, 
     said = out.getvalue()
     assert "Il manque profile.yaml" in said and "complète" not in said
     assert f"narrator voice record {folder} --game poudlard --roles harry,mangemort" in said
+
+
+class ListeningMicrophone(StandInMicrophone):
+    """Hears silence until `stop()` says Entrée was pressed (or the input closed), as the real one."""
+
+    def record(self, stop, silence_s: float, max_s: float) -> np.ndarray:
+        for _ in range(200):
+            if stop():
+                break
+            time.sleep(0.01)
+        return np.zeros(SAMPLE_RATE, np.int16)
+
+
+def test_the_end_of_input_anywhere_stops_like_q(tmp_path: Path) -> None:
+    keyboard = Keyboard(io.StringIO("\n"))
+    assert keyboard.answer() == "" and keyboard.pressed() and keyboard.answer() is None and keyboard.answer() is None
+    mic = ListeningMicrophone([])
+    out = io.StringIO()
+    typed = Keyboard(io.StringIO("\n"))  # Entrée, then Ctrl-D during the take
+    code = record(tmp_path / "p4", "poudlard", "fr", "harry", [], False, lambda: mic, typed, out)
+    assert code == 1 and "Je n'ai rien entendu" in out.getvalue() and "Arrêté" in out.getvalue()

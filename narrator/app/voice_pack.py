@@ -149,15 +149,20 @@ class Keyboard:
         self._lines.put(None)  # end of input: as « q »
 
     def answer(self) -> str | None:
-        """The next line typed (None when the input is closed)."""
-        return self._lines.get()
+        """The next line typed (None when the input is closed, and at every call after)."""
+        line = self._lines.get()
+        if line is None:
+            self._lines.put(None)  # the end stays: whoever asks next is told too
+        return line
 
     def pressed(self) -> bool:
-        """A line was typed (it is used up): Entrée during a take."""
+        """A line was typed (it is used up), or the input closed (Ctrl-D): Entrée during a take."""
         try:
-            self._lines.get_nowait()
+            line = self._lines.get_nowait()
         except queue.Empty:
             return False
+        if line is None:
+            self._lines.put(None)  # the take ends, and the next answer says the input is closed
         return True
 
 
