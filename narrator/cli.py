@@ -499,22 +499,25 @@ def _groups(given: str) -> dict[str, int]:
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
     from narrator.app.startup import Options, make_night_music, renderer
-    from narrator.voice import VoiceError, write_wav
+    from narrator.voice import VoiceError, WavSpeaker
 
-    items = family(args.game).night(args.game, _asked(args))
+    items, begins, ends = family(args.game).night(args.game, _asked(args))
     bed = make_night_music(Options(voice=args.voice, music=args.music))
+    render = renderer(args.voice).render
+    parts = ((items[:begins], False), (items[begins:ends], True), (items[ends:], False))
     try:
-        rendered = renderer(args.voice).render(items)
-        if bed is not None:  # the night's music under the whole of it, the timeline the speech's
-            bed.night(True)
-            bed.fill(bed.rate * 3)  # faded in already: what is written is the night as the table hears it
-            rendered = bed.mix(rendered)
-        write_wav(args.out, rendered.pcm, rendered.rate)
+        rendered = [(render(part), night) for part, night in parts]  # all of it, before the file is made
+        # written as the table hears it: the music fades in with the night's first line, out at the day
+        with WavSpeaker(args.out, bed=bed) as out:
+            for audio, night in rendered:
+                if bed is not None:
+                    bed.night(night)
+                out.play(audio)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:
         raise BadInput(f"{args.out} : écriture impossible ({french_reason(exc)})") from None
-    for seg in rendered.segments:
+    for seg in out.segments:
         print(f"{seg.line_id}\t{seg.text}\t{seg.start_s:.3f}\t{seg.end_s:.3f}")
     return 0
 

@@ -48,8 +48,9 @@ class Family(Protocol):
         """A new game at a real table, journaled; the exit status."""
         ...
 
-    def night(self, game: str, asked: TableRequest) -> list[Item]:
-        """What `narrator render` writes of the table: the night as the table hears it."""
+    def night(self, game: str, asked: TableRequest) -> tuple[list[Item], int, int]:
+        """What `narrator render` writes of the table, as the table hears it, and where in it the night
+        begins and ends (its music plays from the one to the other)."""
         ...
 
     def from_header(self, header: dict) -> TableGame:

@@ -150,8 +150,9 @@ class OneNight:
         table = self.table(game, asked)
         return start(table.dealt(asked.seed) if options.phones else table, options, journal_path)
 
-    def night(self, game: str, asked: TableRequest) -> list[Item]:
-        return self.table(game, asked).table.narration.opening
+    def night(self, game: str, asked: TableRequest) -> tuple[list[Item], int, int]:
+        narration = self.table(game, asked).table.narration  # the legend, the night, the day's opening
+        return narration.opening, narration.night, narration.sections[-1]
 
     def from_header(self, header: dict) -> OneNightTable:
         table = build_table(
