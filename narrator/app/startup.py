@@ -43,6 +43,7 @@ from narrator.voice import (
 )
 from narrator.voice.ambience import make_bed
 from narrator.voice.bed import Bed
+from narrator.voice.loudness import volume_db
 
 
 @dataclass
@@ -142,12 +143,14 @@ def make_night_music(options: Options) -> Bed | None:
     if not options.music:
         return None
     settings = load_settings()
+    profile = settings.apply(profile_of(options.voice))
     try:
-        bed = make_bed(settings.apply(profile_of(options.voice)).ambience)
+        bed = make_bed(profile.ambience)
     except ValueError as exc:  # an ambience the profile names but the program does not make
         raise SetupError(f"{options.voice} : {exc}") from None
     if bed is not None:
         bed.mute(settings.music is False)
+        bed.follow_voice(volume_db(profile.volume))  # under the voice as heard (« moins fort »)
     return bed
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import os
+import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import numpy as np
 import yaml
@@ -13,6 +15,8 @@ import yaml
 from narrator.resources import user_folder
 from narrator.voice import Profile, Renderer
 from narrator.voice.bed import LEVEL_RANGE_LU, LEVEL_STEP_LU
+from narrator.voice.loudness import volume_db
+from narrator.voice.profile import RATE_RANGE
 
 if TYPE_CHECKING:
     from narrator.table.voice import Voice
@@ -27,7 +31,6 @@ STEPS = {
 }
 # the night's music: one « musique plus forte » is the bed's own step, within its own range
 MUSIC_STEPS = {"music_louder": LEVEL_STEP_LU, "music_softer": -LEVEL_STEP_LU}
-_NUMBERS = ("rate", "volume", "wait_multiplier", "music_level")
 
 
 def settings_path() -> Path:
@@ -117,21 +120,52 @@ class Tuner:
         elif bed is not None and command in MUSIC_STEPS:
             bed.louder() if MUSIC_STEPS[command] > 0 else bed.softer()
         elif command in STEPS:
-            self.voice.render = Renderer(self.settings.apply(self.base)).render
+            profile = self.settings.apply(self.base)
+            self.voice.render = Renderer(profile).render
+            if bed is not None:  # the music stays as far under the voice as heard
+                bed.follow_voice(volume_db(profile.volume))
 
 
-def load_settings(path: Path | None = None) -> Settings:
-    """The saved settings; none saved (or unreadable) gives the defaults: a table never fails on them."""
+# what settings.yaml may hold: a value out of these (edited by hand, NaN…) is left out, and said
+RANGES = {
+    "rate": (RATE_RANGE[0], RATE_RANGE[1]),
+    "volume": (0.01, 1.0),
+    "wait_multiplier": (0.1, 10.0),
+    "music_level": (LEVEL_RANGE_LU[0], LEVEL_RANGE_LU[1]),
+}
+
+
+_WARNED: set[tuple[Path, str]] = set()
+
+
+def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Settings:
+    """The saved settings; none saved (or unreadable) gives the defaults, and a value out of its range
+    is left out with one French line on `notice` (stderr): a table never fails on them."""
     path = path or settings_path()
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        numbers = {k: v for k, v in data.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        known: dict = {k: numbers[k] for k in _NUMBERS if k in numbers}
-        if isinstance(data.get("music"), bool):
-            known["music"] = data["music"]
-        return Settings(**known)
-    except (OSError, yaml.YAMLError, AttributeError, TypeError):
+    except (OSError, yaml.YAMLError):
         return Settings()
+    if not isinstance(data, dict):
+        return Settings()
+    data = cast(dict[str, Any], data)
+    known: dict = {}
+    for name, (low, high) in RANGES.items():
+        if name not in data:
+            continue
+        value = data[name]
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number and math.isfinite(value) and low <= value <= high:
+            known[name] = int(value) if name == "rate" else float(value)
+        elif (path, name) not in _WARNED:  # said once, though the start-up reads the file more than once
+            _WARNED.add((path, name))
+            print(
+                f"{path} : réglage ignoré : {name}: {value!r} (attendu : un nombre de {low} à {high})",
+                file=notice if notice is not None else sys.stderr,
+            )
+    if isinstance(data.get("music"), bool):
+        known["music"] = data["music"]
+    return Settings(**known)
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> bool:

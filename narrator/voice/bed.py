@@ -79,6 +79,7 @@ class Bed:
         self._level_lu = float(np.clip(level_lu, *LEVEL_RANGE_LU))
         self._night = False  # the bed plays at night only
         self._muted = False  # « coupe la musique »
+        self._voice_db = 0.0  # the voice's own volume (« moins fort »): the bed's level is under the voice
         self._tracks: weakref.WeakSet[BedTrack] = weakref.WeakSet()  # a speaker gone takes its track along
         self._own: BedTrack | None = None
 
@@ -93,6 +94,12 @@ class Bed:
         """« coupe la musique » / « remets la musique »."""
         with self._lock:
             self._muted = muted
+
+    def follow_voice(self, gain_db: float) -> None:
+        """The voice is `gain_db` from the narration's loudness (its profile's volume, « moins fort »):
+        the bed keeps its level under the voice as heard, not under the loudness it was made for."""
+        with self._lock:
+            self._voice_db = gain_db
 
     def louder(self) -> bool:
         """« musique plus forte »: one step; False at the limit."""
@@ -134,10 +141,13 @@ class Bed:
         """(the loop's gain the tracks move toward, the gain of the bed's level): the target is the level
         at night unless muted, else silence."""
         with self._lock:
-            return self._target(), 10 ** (self._level_lu / 20)
+            return self._target(), self._level_gain()
 
     def _target(self) -> float:
-        return 10 ** (self._level_lu / 20) if self._night and not self._muted else 0.0
+        return self._level_gain() if self._night and not self._muted else 0.0
+
+    def _level_gain(self) -> float:
+        return 10 ** ((self._level_lu + self._voice_db) / 20)
 
     # -- sound ---------------------------------------------------------------------------------
 
