@@ -31,10 +31,19 @@ def main(argv: list[str] | None = None) -> int:
     for arg in argv:
         if not _is_text(arg):
             return _fail(f"argument illisible (octets qui ne sont pas de l'UTF-8) : {os.fsencode(arg)!r}")
+    parser = _parser()
     with in_french():  # argparse's own words too: « utilisation », its errors
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
+    else:
+        misplaced = _options_before_command(parser, argv)
+        if misplaced:
+            option, command = misplaced
+            return _fail(
+                f"{option} : placée avant « {command} », cette option est celle de la mise en place à la voix"
+                f" (narrator sans commande) ; mettez-la après la commande si elle l'accepte (narrator {command} --help)"
+            )
     from narrator.table.journal import JournalError
     from narrator.table.setup import SetupError
 
@@ -61,6 +70,25 @@ def main(argv: list[str] | None = None) -> int:
         if exc.strerror and exc.strerror.startswith("sortie standard"):  # raised above, already French
             return _fail(exc.strerror)
         return _fail(f"écriture impossible ({french_reason(exc)})")
+
+
+def _options_before_command(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[str, str] | None:
+    """The first option given before a command (`narrator --sans-musique demo`), and the command: the
+    command's own parser sets its options, so one given before it would be silently lost."""
+    options = parser._option_string_actions
+    commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    first, index = None, 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg in commands:
+            return (first, arg) if first else None
+        name = arg.split("=", 1)[0]
+        if name in options:
+            first = first or name
+            if "=" not in arg and options[name].nargs != 0:
+                index += 1  # its value
+        index += 1
+    return None
 
 
 def _is_text(arg: str) -> bool:
@@ -185,6 +213,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DOSSIER",
         help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance",
     )
+    _music_argument(demo)
     demo.set_defaults(run=_demo)
     model = sub.add_parser("model", help="le modèle de reconnaissance vocale")
     model_sub = model.add_subparsers(metavar="ACTION", title="actions", required=True)
@@ -562,7 +591,7 @@ def _resume(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from narrator.app.family import family
 
-    same = family(args.game).demo(args.seed, args.out, args.model)
+    same = family(args.game).demo(args.seed, args.out, args.model, args.music)
     verdict = "le même" if same else "un AUTRE"
     print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
     return 0 if same else 1

@@ -176,8 +176,8 @@ class Classic:
         record = check_deal(list(header["players"]), deal, dict(header["options"]), header["extra"], header["groups"])
         return ClassicTable(record, header["minutes"], header.get("seed"))
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        return run_classic_demo(seed, out, model)
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        return run_classic_demo(seed, out, model, music)
 
 
 def _card(role_id: str) -> Card:

@@ -57,8 +57,9 @@ class Family(Protocol):
         """The table of a journaled game, rebuilt from its journal's header (`SetupError` if refused)."""
         ...
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        """The family's demo played; True when the table ended as `narrator resolve` says it does."""
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        """The family's demo played (`music`: with the night's music); True when the table ended as
+        `narrator resolve` says it does."""
         ...
 
 

@@ -166,8 +166,8 @@ class OneNight:
         deal = header.get("deal")
         return OneNightTable(table, list(deal) if deal is not None else None, header.get("seed"))
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        return run_demo(seed, out, model)
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        return run_demo(seed, out, model, music)
 
 
 def setup_and_play(
