@@ -31,8 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     for arg in argv:
         if not _is_text(arg):
             return _fail(f"argument illisible (octets qui ne sont pas de l'UTF-8) : {os.fsencode(arg)!r}")
-    parser = _parser()
-    with in_french():  # argparse's own words too: « utilisation », its errors
+    with in_french():  # argparse's own words too: « utilisation », its errors, « -h »
+        parser = _parser()
         args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
