@@ -32,10 +32,19 @@ def main(argv: list[str] | None = None) -> int:
     for arg in argv:
         if not _is_text(arg):
             return _fail(f"argument illisible (octets qui ne sont pas de l'UTF-8) : {os.fsencode(arg)!r}")
-    with in_french():  # argparse's own words too: « utilisation », its errors
-        args = _parser().parse_args(argv)
+    with in_french():  # argparse's own words too: « utilisation », its errors, « -h »
+        parser = _parser()
+        args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         args.run = _spoken  # no command: the spoken setup, then the game
+    else:
+        misplaced = _options_before_command(parser, argv)
+        if misplaced:
+            option, command = misplaced
+            return _fail(
+                f"{option} : placée avant « {command} », cette option est celle de la mise en place à la voix"
+                f" (narrator sans commande) ; mettez-la après la commande si elle l'accepte (narrator {command} --help)"
+            )
     from narrator.table.journal import JournalError
     from narrator.table.setup import SetupError
 
@@ -62,6 +71,25 @@ def main(argv: list[str] | None = None) -> int:
         if exc.strerror and exc.strerror.startswith("sortie standard"):  # raised above, already French
             return _fail(exc.strerror)
         return _fail(f"écriture impossible ({french_reason(exc)})")
+
+
+def _options_before_command(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[str, str] | None:
+    """The first option given before a command (`narrator --sans-musique demo`), and the command: the
+    command's own parser sets its options, so one given before it would be silently lost."""
+    options = parser._option_string_actions
+    commands = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    first, index = None, 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg in commands:
+            return (first, arg) if first else None
+        name = arg.split("=", 1)[0]
+        if name in options:
+            first = first or name
+            if "=" not in arg and options[name].nargs != 0:
+                index += 1  # its value
+        index += 1
+    return None
 
 
 def _is_text(arg: str) -> bool:
@@ -187,6 +215,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DOSSIER",
         help="un modèle vosk français : les joueurs passent alors par la vraie reconnaissance",
     )
+    _music_argument(demo)
     demo.set_defaults(run=_demo)
     model = sub.add_parser("model", help="le modèle de reconnaissance vocale")
     model_sub = model.add_subparsers(metavar="ACTION", title="actions", required=True)
@@ -499,24 +528,27 @@ def _groups(given: str) -> dict[str, int]:
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
     from narrator.app.startup import Options, make_night_music, renderer, warn_other_game
-    from narrator.voice import VoiceError, write_wav
+    from narrator.voice import VoiceError, WavSpeaker
 
-    items = family(args.game).night(args.game, _asked(args))
+    items, begins, ends = family(args.game).night(args.game, _asked(args))
     bed = make_night_music(Options(voice=args.voice, music=args.music))
+    voice = renderer(args.voice)
+    warn_other_game(voice, args.game)
+    render = voice.render
+    parts = ((items[:begins], False), (items[begins:ends], True), (items[ends:], False))
     try:
-        voice = renderer(args.voice)
-        warn_other_game(voice, args.game)
-        rendered = voice.render(items)
-        if bed is not None:  # the night's music under the whole of it, the timeline the speech's
-            bed.night(True)
-            bed.fill(bed.rate * 3)  # faded in already: what is written is the night as the table hears it
-            rendered = bed.mix(rendered)
-        write_wav(args.out, rendered.pcm, rendered.rate)
+        rendered = [(render(part), night) for part, night in parts]  # all of it, before the file is made
+        # written as the table hears it: the music fades in with the night's first line, out at the day
+        with WavSpeaker(args.out, bed=bed) as out:
+            for audio, night in rendered:
+                if bed is not None:
+                    bed.night(night)
+                out.play(audio)
     except VoiceError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:
         raise BadInput(f"{args.out} : écriture impossible ({french_reason(exc)})") from None
-    for seg in rendered.segments:
+    for seg in out.segments:
         print(f"{seg.line_id}\t{seg.text}\t{seg.start_s:.3f}\t{seg.end_s:.3f}")
     return 0
 
@@ -563,7 +595,7 @@ def _resume(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from narrator.app.family import family
 
-    same = family(args.game).demo(args.seed, args.out, args.model)
+    same = family(args.game).demo(args.seed, args.out, args.model, args.music)
     verdict = "le même" if same else "un AUTRE"
     print(f"\nPartie écrite dans {args.out}. Le narrateur a trouvé {verdict} résultat que « narrator resolve ».")
     return 0 if same else 1

@@ -175,9 +175,9 @@ def test_the_music_commands_are_journaled_then_done_said_and_kept() -> None:
     assert [event for _, event in done] == [ev.Setting(c) for c in settings]  # journaled, then done
     assert not bed.muted and bed.level_lu == -17.0
     heard = [text for _, _, text in session.voice.speaker.heard]
-    for key in ("music_off", "music_louder", "music_softer", "music_on"):
+    for key in ("music_off", "music_louder", "music_softer"):
         assert said(key) in heard
-    assert said("music_off") == "Musique coupée." and said("music_on") == "La musique revient."
+    assert said("music_off") == "Musique coupée." and said("music_on_later") in heard  # said in the day
     kept = yaml.safe_load(settings_path().read_text(encoding="utf-8"))
     assert kept == {"music": True, "music_level": -17.0}
     assert load_settings() == Settings(music=True, music_level=-17.0)
@@ -196,7 +196,23 @@ def test_the_music_at_its_limits_and_without_music() -> None:
     assert said("music_louder_limit") == "La musique est déjà au plus fort."
     silent = Tuner(base, Voice(fake_render, ClockSpeaker(FakeClock())))  # a voice with no music
     assert {silent.refusal(c) for c in ("music_off", "music_on", "music_louder")} == {"no_music"}
-    assert said("no_music") == "Il n'y a pas de musique avec cette voix."
+    assert said("no_music") == "Il n'y a pas de musique dans cette partie."  # a voice without, or --sans-musique
+
+
+def test_the_music_put_back_says_when_it_plays() -> None:
+    bed = night_music()
+    tune = Tuner(Profile(), Voice(fake_render, ClockSpeaker(FakeClock()), bed=bed), Settings())
+    bed.mute(True)
+    assert tune.reply("music_on") == "music_on_later"  # the day: nothing plays until the night
+    bed.night(True)
+    assert tune.reply("music_on") == "music_on"
+    assert tune.reply("music_off") == "music_off"
+    assert said("music_on_later") == "La musique jouera la nuit." and said("music_on") == "La musique revient."
+
+
+def test_the_help_says_the_four_music_commands() -> None:
+    for key in ("help", "help_classic"):
+        assert "coupe ou remets la musique, musique plus forte ou moins forte" in said(key)
 
 
 def test_at_the_table_a_limit_and_no_music_are_said_and_nothing_is_journaled() -> None:
@@ -275,7 +291,7 @@ def test_a_table_cuts_the_music_by_voice_and_a_resumed_game_keeps_it_cut(tmp_pat
     answers.write_text("remets la musique\nstop\noui\n", encoding="utf-8")
     run = narrator(tmp_path, "resume", str(tmp_path / "j.jsonl"), "--no-wait", "--ear", f"script:{answers}")
     assert run.returncode == 0, run.stderr
-    assert "La musique revient." in run.stdout
+    assert "La musique jouera la nuit." in run.stdout  # said in the day
     assert yaml.safe_load((tmp_path / "config" / "settings.yaml").read_text(encoding="utf-8")) == {"music": True}
 
 
@@ -285,7 +301,27 @@ def test_sans_musique_at_the_table_says_there_is_none(tmp_path: Path) -> None:
     game = ["play", "poudlard", "--players", "Ana,Ben,Cleo", "--scenario", "premiere_annee", "--no-legend"]
     run = narrator(tmp_path, *game, "--no-wait", "--sans-musique", "--ear", f"script:{answers}")
     assert run.returncode == 0, run.stderr
-    assert "Il n'y a pas de musique avec cette voix." in run.stdout
+    assert "Il n'y a pas de musique dans cette partie." in run.stdout
+
+
+@pytest.mark.parametrize("game", ["poudlard", "thiercelieux"])
+def test_the_demo_plays_without_music_when_asked(tmp_path: Path, game: str) -> None:
+    args = ["--seed", "3", "--out", str(tmp_path / "d.wav"), "--sans-musique"]
+    run = narrator(tmp_path, "demo", *([game] if game == "thiercelieux" else []), *args)
+    assert run.returncode == 0, run.stderr
+    assert "musique d'ambiance" not in run.stdout  # no notice of the music
+    pcm, rate = read_wav(tmp_path / "d.wav")
+    tenths = pcm[: len(pcm) // (rate // 10) * (rate // 10)].reshape(-1, rate // 10)
+    silent = (tenths == 0).all(axis=1)
+    if game == "thiercelieux":  # it opens on the night: its first 20 s have silences (none with the music)
+        assert silent[:200].mean() > 0.1
+
+
+@pytest.mark.parametrize("before", [["--sans-musique"], ["--voice", "./bad.yaml"], ["--no-wait"]])
+def test_an_option_before_a_command_is_refused_in_french(tmp_path: Path, before: list[str]) -> None:
+    run = narrator(tmp_path, *before, "demo", "--out", str(tmp_path / "d.wav"))
+    assert run.returncode == 2 and not (tmp_path / "d.wav").exists()
+    assert run.stderr.startswith(f"narrator: {before[0]} : placée avant « demo »"), run.stderr
 
 
 def test_render_writes_the_night_with_its_music_and_the_same_timeline(tmp_path: Path) -> None:

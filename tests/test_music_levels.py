@@ -9,13 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_music import narrator
 from test_session import ClockSpeaker, fake_render
 
 from narrator.app.startup import Options, make_night_music
 from narrator.table.clock import FakeClock
 from narrator.table.settings import Settings, Tuner, load_settings, save_settings, settings_path
 from narrator.table.voice import Voice
-from narrator.voice import Profile
+from narrator.voice import Profile, read_wav
 from narrator.voice.bed import FADE_S, Bed
 
 RATE = 22050
@@ -88,3 +89,22 @@ def test_a_game_with_bad_settings_values_has_its_usual_music(tmp_path: Path) -> 
     bed = make_night_music(Options())
     assert usual is not None and bed is not None
     assert bed.level_lu == usual.level_lu and level_db(bed) == pytest.approx(level_db(usual), abs=0.01)
+
+
+def test_render_has_music_under_the_night_only_as_the_table_hears_it(tmp_path: Path) -> None:
+    """`narrator render` writes the legend without music (as a game plays it), the music fading in with the
+    night's first line and out once the day has begun."""
+    game = ["render", "poudlard", "--players", "Ana,Ben,Cleo", "--scenario", "premiere_annee"]
+    music = narrator(tmp_path, *game, "--out", str(tmp_path / "music.wav"))
+    bare = narrator(tmp_path, *game, "--out", str(tmp_path / "bare.wav"), "--sans-musique")
+    assert music.returncode == 0 and bare.returncode == 0, music.stderr + bare.stderr
+    assert music.stdout == bare.stdout  # the same lines at the same times
+    lines = [line.split("\t") for line in music.stdout.splitlines()]
+    night = next(float(start) for _id, text, start, _end in lines if "Fermez tous les yeux" in text)
+    day = next(float(start) for _id, text, start, _end in lines if "Réveillez-vous tous" in text)
+    with_music, rate = read_wav(tmp_path / "music.wav")
+    speech, _ = read_wav(tmp_path / "bare.wav")
+    under = np.abs(with_music.astype(np.int32) - speech)
+    assert not under[: round(night * rate) - round(0.1 * rate)].any()  # the legend: no music at all
+    assert under[round((night + 3) * rate) : round((day - 1) * rate)].mean() > 50  # the night: music
+    assert not under[round((day + FADE_S + 1) * rate) :].any()  # faded out once the day has begun

@@ -847,7 +847,8 @@ def test_the_classic_demo_plays_a_whole_game_without_a_sound_card(tmp_path: Path
     )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].endswith("C'est la nuit, tout le village s'endort, les joueurs ferment les yeux.")
+    assert lines[0].startswith("La nuit se joue sur sa musique d'ambiance")  # what a new user hears, said
+    assert lines[1].endswith("C'est la nuit, tout le village s'endort, les joueurs ferment les yeux.")
     assert any(line.startswith("[opérateur] nuit 1 : ") and "— entré :" in line for line in lines)
     assert any(
         line.endswith("Dites-moi les votes, un par un, par exemple « Alice vote contre Bruno ».") for line in lines

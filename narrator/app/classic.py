@@ -165,18 +165,19 @@ class Classic:
             table = table.dealt(asked.seed)  # the program deals: --roles are the cards in play
         return start(table, options, journal_path)
 
-    def night(self, game: str, asked: TableRequest) -> list[Item]:
-        """The first night of the table, every call with its usual wait."""
+    def night(self, game: str, asked: TableRequest) -> tuple[list[Item], int, int]:
+        """The first night of the table, every call with its usual wait: all of it night."""
         record = self.table(game, asked).record  # checked as a table that would play it
-        return to_items(load_narration().night_steps(set(record.roles), 1))
+        items = to_items(load_narration().night_steps(set(record.roles), 1))
+        return items, 0, len(items)
 
     def from_header(self, header: dict) -> ClassicTable:
         deal = list(header["deal"])
         record = check_deal(list(header["players"]), deal, dict(header["options"]), header["extra"], header["groups"])
         return ClassicTable(record, header["minutes"], header.get("seed"))
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        return run_classic_demo(seed, out, model)
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        return run_classic_demo(seed, out, model, music)
 
 
 def _card(role_id: str) -> Card:

@@ -51,7 +51,7 @@ def classic_game(rules: Rules, names: list[str], roles: list[str], captain: bool
                 return record
 
 
-def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
+def run_classic_demo(seed: int, out: str, model_path: str | None, music: bool = True) -> bool:
     """Play the classic demo; True when the table's game ends as `narrator resolve` says it does."""
     demo = load_demo()
     table = demo.config["classic"]
@@ -60,7 +60,7 @@ def run_classic_demo(seed: int, out: str, model_path: str | None) -> bool:
     record = classic_game(rules, names, table["roles"], table["captain"], seed)
     expected = resolve_classic(record)
     profile = find_profile("fr")
-    io = demo_io(out, model_path, profile.ambience)
+    io = demo_io(out, model_path, profile.ambience if music else None)
     # the calls' waits shortened as the one-night demo's are (the same for a living or a dead role's call)
     shorter = demo.config["wait_multiplier"]
     narration = load_narration()

@@ -334,14 +334,14 @@ def show_player(line: str) -> None:
     print(f"          {line}", flush=True)
 
 
-def run_demo(seed: int, out: str, model_path: str | None) -> bool:
+def run_demo(seed: int, out: str, model_path: str | None, music: bool = True) -> bool:
     """Play the demo; True when the narrator found what `narrator resolve` finds for the same game."""
     demo = load_demo()
     script = load_shipped(demo.config["game"])
     record = deal(demo, script, seed)
     expected = resolve_one_night(record)
     profile = replace(find_profile("fr"), wait_multiplier=demo.config["wait_multiplier"])
-    io = demo_io(out, model_path, profile.ambience)
+    io = demo_io(out, model_path, profile.ambience if music else None)
     in_play = list(script.announce.scenarios[demo.config["scenario"]][len(demo.names)])
     with io.playing():
         players = PlayerVoices(player_voices(demo.config["players"], profile), io.players_out, show_player, io.model)

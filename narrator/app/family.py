@@ -48,16 +48,18 @@ class Family(Protocol):
         """A new game at a real table, journaled; the exit status."""
         ...
 
-    def night(self, game: str, asked: TableRequest) -> list[Item]:
-        """What `narrator render` writes of the table: the night as the table hears it."""
+    def night(self, game: str, asked: TableRequest) -> tuple[list[Item], int, int]:
+        """What `narrator render` writes of the table, as the table hears it, and where in it the night
+        begins and ends (its music plays from the one to the other)."""
         ...
 
     def from_header(self, header: dict) -> TableGame:
         """The table of a journaled game, rebuilt from its journal's header (`SetupError` if refused)."""
         ...
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        """The family's demo played; True when the table ended as `narrator resolve` says it does."""
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        """The family's demo played (`music`: with the night's music); True when the table ended as
+        `narrator resolve` says it does."""
         ...
 
 

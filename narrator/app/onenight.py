@@ -150,8 +150,9 @@ class OneNight:
         table = self.table(game, asked)
         return start(table.dealt(asked.seed) if options.phones else table, options, journal_path)
 
-    def night(self, game: str, asked: TableRequest) -> list[Item]:
-        return self.table(game, asked).table.narration.opening
+    def night(self, game: str, asked: TableRequest) -> tuple[list[Item], int, int]:
+        narration = self.table(game, asked).table.narration  # the legend, the night, the day's opening
+        return narration.opening, narration.night, narration.sections[-1]
 
     def from_header(self, header: dict) -> OneNightTable:
         table = build_table(
@@ -165,8 +166,8 @@ class OneNight:
         deal = header.get("deal")
         return OneNightTable(table, list(deal) if deal is not None else None, header.get("seed"))
 
-    def demo(self, seed: int, out: str, model: str | None) -> bool:
-        return run_demo(seed, out, model)
+    def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
+        return run_demo(seed, out, model, music)
 
 
 def setup_and_play(

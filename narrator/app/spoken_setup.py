@@ -239,10 +239,11 @@ class SpokenSetup:
             self.phones = command.command == "phones"
             self.voice.tell(load_phone_prompts().line(f"setup_{command.command}"))
         else:  # a setting: nothing is journaled yet
-            refused = self.tune.refusal(command.command) if self.tune is not None else "setting_limit"
-            if refused is None and self.tune is not None:
+            reply = self.tune.refusal(command.command) if self.tune is not None else "setting_limit"
+            if reply is None and self.tune is not None:
                 self.tune.apply(command.command)
-            self.voice.tell(self.prompts.line(refused or command.command))
+                reply = self.tune.reply(command.command)
+            self.voice.tell(self.prompts.line(reply or command.command))
 
     def _undone(self, what: str) -> None:
         self.voice.tell(self.prompts.line("undone_what", what=what))

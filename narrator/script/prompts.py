@@ -78,6 +78,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "setting_limit": set(),
     "music_off": set(),
     "music_on": set(),
+    "music_on_later": set(),
     "music_louder": set(),
     "music_softer": set(),
     "music_louder_limit": set(),

@@ -220,7 +220,7 @@ class Host:
             self._record(ev.Setting(command.command))  # journaled, then done
             assert self.tune is not None
             self.tune.apply(command.command)
-            self.voice.tell(self.prompts.line(command.command))
+            self.voice.tell(self.prompts.line(self.tune.reply(command.command)))
         elif command.command == "legend":
             self.voice.tell(*self.legend_lines())
         elif command.command == "help":

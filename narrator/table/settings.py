@@ -102,6 +102,14 @@ class Tuner:
             return f"{command}_limit" if command in MUSIC_STEPS else "setting_limit"
         return None
 
+    def reply(self, command: str) -> str:
+        """What the table hears once the setting is done, as a prompt of scripts/table.yaml: the music put
+        back in the day plays from the night on."""
+        bed = self.voice.bed
+        if command == "music_on" and bed is not None and not bed.at_night:
+            return "music_on_later"
+        return command
+
     def apply(self, command: str) -> None:
         self.settings.change(command, self.base)
         if self.keep:

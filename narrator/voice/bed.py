@@ -125,6 +125,11 @@ class Bed:
         return self._muted
 
     @property
+    def at_night(self) -> bool:
+        """The night is on: the bed plays unless the table cut it."""
+        return self._night
+
+    @property
     def playing(self) -> bool:
         """Heard now or fading on some speaker: the night is on and the table did not cut it, or a fade
         is not over."""
