@@ -108,6 +108,9 @@ class AlwaysTuned:
     def apply(self, command: str) -> None:
         pass
 
+    def reply(self, command: str) -> str:
+        return command
+
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
 def test_every_fixed_line_of_a_whole_one_night_game_is_recorded(record: dict, packs) -> None:
