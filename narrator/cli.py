@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from narrator.app.startup import Options, TableRequest
 
 EXIT_BAD_INPUT = 2
+VOICE_HELP = "profil de voix : un nom de voices/, un fichier YAML ou le dossier d'une voix enregistrée"
 _LISTED = ", ".join(GAMES[:-1]) + " ou " + GAMES[-1]  # « onuw, poudlard ou thiercelieux »
 
 
@@ -130,9 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version", action="version", version=f"narrator {__version__}", help="afficher la version et quitter"
     )
-    parser.add_argument(
-        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
-    )
+    parser.add_argument("--voice", metavar="VOIX", default="fr", help=VOICE_HELP)
     _session_arguments(parser)
     _phones_arguments(parser)
     parser.add_argument(
@@ -177,7 +176,10 @@ def _parser() -> argparse.ArgumentParser:
         "journal", metavar="JOURNAL", nargs="?", help="le journal de la partie (défaut : la dernière inachevée)"
     )
     resume.add_argument(
-        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
+        "--voice",
+        metavar="VOIX",
+        help="profil de voix : un nom de voices/, un fichier YAML ou le dossier d'une voix enregistrée"
+        " (défaut : celle de la partie)",
     )
     resume.add_argument(
         "--avant-ligne",
@@ -343,9 +345,7 @@ def _table_arguments(parser: argparse.ArgumentParser, spoken: bool = False) -> N
     )
     parser.add_argument("--first-game", action="store_true", help="première partie : débat plus long (001 : 10 min)")
     parser.add_argument("--no-legend", action="store_true", help="ne pas lire la légende des personnages")
-    parser.add_argument(
-        "--voice", metavar="VOIX", default="fr", help="profil de voix : un nom de voices/ ou un fichier YAML"
-    )
+    parser.add_argument("--voice", metavar="VOIX", default="fr", help=VOICE_HELP)
 
     parser.add_argument(
         "--extra", metavar="CARTES", help="thiercelieux : les cartes non distribuées (voleur : 2, comédien : 3)"
@@ -527,12 +527,14 @@ def _groups(given: str) -> dict[str, int]:
 
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
-    from narrator.app.startup import Options, make_night_music, renderer
+    from narrator.app.startup import Options, make_night_music, renderer, warn_other_game
     from narrator.voice import VoiceError, WavSpeaker
 
     items, begins, ends = family(args.game).night(args.game, _asked(args))
     bed = make_night_music(Options(voice=args.voice, music=args.music))
-    render = renderer(args.voice).render
+    voice = renderer(args.voice)
+    warn_other_game(voice, args.game)
+    render = voice.render
     parts = ((items[:begins], False), (items[begins:ends], True), (items[ends:], False))
     try:
         rendered = [(render(part), night) for part, night in parts]  # all of it, before the file is made
@@ -585,7 +587,9 @@ def _spoken(args: argparse.Namespace) -> int:
 def _resume(args: argparse.Namespace) -> int:
     from narrator.app.family import resume
 
-    return resume(args.journal, _options(args), args.before_line)
+    options = _options(args)
+    options.voice, options.voice_chosen = args.voice or "fr", args.voice is not None
+    return resume(args.journal, options, args.before_line)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -9,6 +9,8 @@ import os
 import random
 import subprocess
 import sys
+import time
+import wave
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,7 +21,8 @@ from test_table_classic import NAMES, NIGHTS, VOICES, classic_table
 
 from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordOperator, RecordVoices
-from narrator.app.voice_pack import Keyboard, PackProblem, check_pack, record
+from narrator.app.startup import warn_other_game
+from narrator.app.voice_pack import Keyboard, PackProblem, check_pack, record, to_record
 from narrator.listen.french import Parser
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.rules.classic import Options
@@ -104,6 +107,9 @@ class AlwaysTuned:
 
     def apply(self, command: str) -> None:
         pass
+
+    def reply(self, command: str) -> str:
+        return command
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[r["id"] for r in RECORDS])
@@ -210,10 +216,6 @@ def test_a_recording_plays_for_its_exact_text_only(tmp_path: Path) -> None:
     assert loudness(played, SAMPLE_RATE) == pytest.approx(TARGET_LUFS, abs=0.1)
     # the same id with a name in it is never the recording
     assert renderer.recording(Say("loups_reveil", "Ana, réveille-toi.")) is None
-
-    write_wav(folder / "lines" / "loups_reveil.wav", recording, 44100)
-    with pytest.raises(VoiceError, match=r"loups_reveil.wav: enregistré à 44100 Hz"):
-        Renderer(profile, tmp_path / "cache").render(NIGHT)
 
 
 def test_old_folders_of_wavs_and_broken_manifests_are_refused_in_french(tmp_path: Path) -> None:
@@ -361,3 +363,122 @@ def test_record_refuses_another_games_folder_and_an_unwritable_one(tmp_path: Pat
     a_file.write_text("")  # a folder that cannot be made, even by root
     with pytest.raises(PackProblem, match="écriture impossible"):
         run_record(a_file / "voix", "", [])
+
+
+# --- a pack given by a relative path, in a game resumed from elsewhere ------------------------------
+
+
+def test_a_game_with_a_pack_by_relative_path_resumes_from_another_folder(tmp_path: Path) -> None:
+    table, elsewhere = tmp_path / "table", tmp_path / "elsewhere"
+    (table / "p1").mkdir(parents=True)
+    elsewhere.mkdir()
+    (table / "p1" / "profile.yaml").write_text("rate: 200\n", encoding="utf-8")
+    (tmp_path / "answers.txt").write_text("stop\noui\n", encoding="utf-8")  # each run stops at once
+    journal = tmp_path / "j.jsonl"
+    common = ["--ear", f"script:{tmp_path / 'answers.txt'}", "--no-wait", "--wav", str(tmp_path / "o.wav")]
+    env = {**os.environ, "HOME": str(tmp_path), "NARRATOR_STATE_DIR": str(tmp_path / "games")}
+
+    def narrator(where: Path, *args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "narrator", *args, *common, "--sans-musique"]
+        return subprocess.run(command, capture_output=True, text=True, cwd=where, env=env, timeout=120)
+
+    cards = "loup,voyante,voleur,villageois,villageois,merdeux"
+    played = narrator(
+        table,
+        "play",
+        "onuw",
+        "--players",
+        "Ana,Ben,Cleo",
+        "--roles",
+        cards,
+        "--voice",
+        "./p1",
+        "--journal",
+        str(journal),
+    )
+    assert played.returncode == 0, played.stderr
+    header = journal.read_text(encoding="utf-8").splitlines()[0]
+    assert f'"voice": "{table / "p1"}"' in header  # its absolute path: found from any folder
+    resumed = narrator(elsewhere, "resume", str(journal))
+    assert resumed.returncode == 0 and "Partie arrêtée" in resumed.stderr, resumed.stderr
+    (table / "p1").rename(table / "p2")
+    lost = narrator(elsewhere, "resume", str(journal))
+    assert lost.returncode == 2 and "donnez-la avec « narrator resume --voice VOIX »" in lost.stderr, lost.stderr
+    chosen = narrator(elsewhere, "resume", str(journal), "--voice", "../table/p2")  # --voice wins over the journal's
+    assert chosen.returncode == 0, chosen.stderr
+
+
+# --- recordings that cannot be played: listed by check, recorded again, said by TTS in a game ----------
+
+
+def spoil(folder: Path) -> dict[str, str]:
+    """Four recordings of a complete pack made unplayable, each its own way: line id -> what check says."""
+    ids = [line.id for line in fixed_lines("poudlard")][:4]
+    files = [folder / "lines" / f"{i}.wav" for i in ids]
+    files[0].write_bytes(files[0].read_bytes()[:30])  # cut in its header
+    files[1].write_bytes(b"")
+    with wave.open(str(files[2]), "wb") as other:  # 44.1 kHz, stereo, 8 bits
+        other.setnchannels(2), other.setsampwidth(1), other.setframerate(44100)
+        other.writeframes(bytes(range(256)) * 200)
+    write_wav(files[3], np.zeros(SAMPLE_RATE, np.int16), SAMPLE_RATE)
+    return dict(zip(ids, ["fichier coupé", "fichier coupé", "8 bits", "muet"]))
+
+
+def test_unplayable_recordings_are_listed_recorded_again_and_said_by_tts(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "pack"
+    complete_pack(folder, "poudlard")
+    bad = spoil(folder)
+    out = io.StringIO()
+    assert check_pack(folder, None, None, out) == 1
+    said = out.getvalue()
+    assert f"Illisibles, à enregistrer de nouveau ({len(bad)}) :" in said and "La voix est complète" not in said
+    for line_id, why in bad.items():
+        assert any(row.startswith(f"  {line_id} : ") and why in row for row in said.splitlines()), (line_id, said)
+
+    pack = load_pack(folder)
+    assert [line.id for line in to_record(pack, fixed_lines("poudlard"), [], False)] == list(bad)
+
+    capsys.readouterr()
+    lines = [line for line in fixed_lines("poudlard") if line.id in bad]
+    renderer = Renderer(find_profile(str(folder)), tmp_path / "cache")
+    rendered = renderer.render([Say(line.id, line.text) for line in lines])  # never a stop
+    assert renderer.tts.synthesized == len(bad) and len(rendered.segments) == len(bad)
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith("Attention : ") and "synthèse vocale" in warnings[0]
+
+
+def test_check_reports_a_missing_profile_and_another_games_pack(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "pack"
+    complete_pack(folder, "poudlard")
+    with pytest.raises(PackProblem, match="ce dossier est la voix de poudlard, pas de onuw"):
+        check_pack(folder, "onuw", None, io.StringIO())
+    warn_other_game(Renderer(find_profile(str(folder)), tmp_path / "cache"), "onuw")
+    assert "est la voix de poudlard, pas de onuw" in capsys.readouterr().err
+
+    (folder / "profile.yaml").unlink()  # play refuses such a folder: check must not call it complete
+    out = io.StringIO()
+    assert check_pack(folder, None, "harry,mangemort", out) == 1
+    said = out.getvalue()
+    assert "Il manque profile.yaml" in said and "complète" not in said
+    assert f"narrator voice record {folder} --game poudlard --roles harry,mangemort" in said
+
+
+class ListeningMicrophone(StandInMicrophone):
+    """Hears silence until `stop()` says Entrée was pressed (or the input closed), as the real one."""
+
+    def record(self, stop, silence_s: float, max_s: float) -> np.ndarray:
+        for _ in range(200):
+            if stop():
+                break
+            time.sleep(0.01)
+        return np.zeros(SAMPLE_RATE, np.int16)
+
+
+def test_the_end_of_input_anywhere_stops_like_q(tmp_path: Path) -> None:
+    keyboard = Keyboard(io.StringIO("\n"))
+    assert keyboard.answer() == "" and keyboard.pressed() and keyboard.answer() is None and keyboard.answer() is None
+    mic = ListeningMicrophone([])
+    out = io.StringIO()
+    typed = Keyboard(io.StringIO("\n"))  # Entrée, then Ctrl-D during the take
+    code = record(tmp_path / "p4", "poudlard", "fr", "harry", [], False, lambda: mic, typed, out)
+    assert code == 1 and "Je n'ai rien entendu" in out.getvalue() and "Arrêté" in out.getvalue()

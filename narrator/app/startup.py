@@ -44,6 +44,7 @@ from narrator.voice import (
 from narrator.voice.ambience import make_bed
 from narrator.voice.bed import Bed
 from narrator.voice.loudness import volume_db
+from narrator.voice.pack import PROFILE_FILE
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Options:
     """How the table is heard and spoken to."""
 
     voice: str = "fr"  # a profile of voices/, or a YAML file
+    voice_chosen: bool = False  # `resume --voice X`: X wins over the journal's voice
     ear: str = "vosk"  # vosk, keyboard, script:FILE
     model: str | None = None
     wav: str | None = None
@@ -118,12 +120,35 @@ def profile_of(voice: str) -> Profile:
         raise SetupError(f"{voice} : lecture impossible ({french_reason(exc)})") from None
 
 
+def journaled_voice(voice: str) -> str:
+    """The voice as the journal keeps it: a shipped name as it is, a profile file or a pack folder by its
+    absolute path (a game resumed from another folder finds it)."""
+    shipped = data_dir("voices")
+    if "/" not in voice and not voice.endswith((".yaml", ".yml")):
+        if (shipped / f"{voice}.yaml").is_file() or (shipped / voice / PROFILE_FILE).is_file():
+            return voice
+    path = Path(voice)
+    return str(path.resolve()) if path.exists() else voice
+
+
 def renderer(voice: str) -> Renderer:
     """The voice profile asked for, with the table's saved settings (« plus lentement »…)."""
     try:
         return Renderer(load_settings().apply(profile_of(voice)))
     except VoiceError as exc:
         raise SetupError(str(exc)) from None
+
+
+def warn_other_game(voice: Renderer, game: str) -> None:
+    """One French line when the voice is a pack recorded for another game: only the lines the two games
+    share word for word are played from it, the TTS says the others."""
+    pack = voice.pack
+    if pack is not None and pack.game is not None and pack.game != game:
+        print(
+            f"Attention : {pack.folder} est la voix de {pack.game}, pas de {game} : "
+            "la synthèse vocale dit les répliques qui n'y sont pas",
+            file=sys.stderr,
+        )
 
 
 def tuner(voice: str, spoken: Voice, events: Sequence[Event] = ()) -> Tuner:
@@ -235,6 +260,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
     """A new game: the voice, the ear and the speaker made ready, then its journal, then the session (a
     table that cannot start leaves no journal to resume)."""
     voice = table.voice(options)
+    warn_other_game(voice, table.game)
     io = io or open_io(options, table.players)
     io.open_phones(options, table.players)  # a table set up by voice: its players are known now
     header: dict[str, object] = {
@@ -244,7 +270,7 @@ def start(table: TableGame, options: Options, journal_path: str | None = None, i
         "players": list(table.players),
         "seed": None,  # nothing drawn by the program, unless the family's header says with what (the phones' deal)
         **table.header(),
-        "voice": options.voice,
+        "voice": journaled_voice(options.voice),
     }
     if io.phones is not None:  # before the game: a crash from here on serves the same port and tokens again
         header["phones"] = io.phones.header()
@@ -262,9 +288,18 @@ def go_on(table: TableGame, header: dict, options: Options, journal: Journal, ev
     try:
         if header.get("script") != script_version(table.game, bool(header.get("phones"))):
             print("Attention : les scripts du jeu ont changé depuis le début de cette partie.", file=sys.stderr)
-        options.voice = header.get("voice", options.voice)
+        if not options.voice_chosen:
+            options.voice = header.get("voice", options.voice)
         print(f"Reprise de la partie : {journal.path}", file=sys.stderr)
-        spoken = table.voice(options)  # before the sound card is opened
+        try:
+            spoken = table.voice(options)  # before the sound card is opened
+            warn_other_game(spoken, table.game)
+        except SetupError as exc:
+            if options.voice_chosen:
+                raise
+            raise SetupError(
+                f"{exc} ; la voix de cette partie est introuvable : donnez-la avec « narrator resume --voice VOIX »"
+            ) from None
         seats = None
         if header.get("phones"):  # the same port, the same tokens: the phones come back by themselves
             phones = header["phones"]

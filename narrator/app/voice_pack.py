@@ -149,15 +149,20 @@ class Keyboard:
         self._lines.put(None)  # end of input: as « q »
 
     def answer(self) -> str | None:
-        """The next line typed (None when the input is closed)."""
-        return self._lines.get()
+        """The next line typed (None when the input is closed, and at every call after)."""
+        line = self._lines.get()
+        if line is None:
+            self._lines.put(None)  # the end stays: whoever asks next is told too
+        return line
 
     def pressed(self) -> bool:
-        """A line was typed (it is used up): Entrée during a take."""
+        """A line was typed (it is used up), or the input closed (Ctrl-D): Entrée during a take."""
         try:
-            self._lines.get_nowait()
+            line = self._lines.get_nowait()
         except queue.Empty:
             return False
+        if line is None:
+            self._lines.put(None)  # the take ends, and the next answer says the input is closed
         return True
 
 
@@ -195,7 +200,7 @@ def to_record(pack: Pack, lines: Sequence[Line], redo: Sequence[str], everything
     if everything:
         return list(lines)
     found = check(pack, lines)
-    todo = {line.id for line in found.missing} | {line.id for line, _ in found.stale}
+    todo = {line.id for line in found.missing} | {line.id for line, _ in [*found.stale, *found.bad]}
     return [line for line in lines if line.id in todo]
 
 
@@ -358,13 +363,16 @@ def check_pack(folder: Path, game: str | None, roles: str | None, out: TextIO) -
         pack = load_pack(folder)
     except VoiceError as exc:
         raise PackProblem(str(exc)) from None
+    if game is not None and pack.game is not None and game != pack.game:
+        raise PackProblem(f"{folder} : ce dossier est la voix de {pack.game}, pas de {game}")
     game = game or pack.game
     if game is None:
         raise PackProblem(f"{folder} : le jeu n'est pas noté dans lines.yaml ; précisez --game")
     lines = fixed_lines(game, cards(game, roles))
     found = check(pack, lines)
     say = _printer(out)
-    say(f"{folder} ({game}) : {len(lines) - len(found.missing) - len(found.stale)} répliques sur {len(lines)}.")
+    usable = len(lines) - len(found.missing) - len(found.stale) - len(found.bad)
+    say(f"{folder} ({game}) : {usable} répliques sur {len(lines)}.")
     if found.missing:
         say(f"Manquantes ({len(found.missing)}) :")
         for line in found.missing:
@@ -373,12 +381,20 @@ def check_pack(folder: Path, game: str | None, roles: str | None, out: TextIO) -
         say(f"Périmées, le texte a changé depuis l'enregistrement ({len(found.stale)}) :")
         for line, old in found.stale:
             say(f"  {line.id} :\n    enregistré : « {old} »\n    maintenant  : « {line.text} »")
+    if found.bad:
+        say(f"Illisibles, à enregistrer de nouveau ({len(found.bad)}) :")
+        for line, why in found.bad:
+            say(f"  {line.id} : {why}")
     if found.unused:
         say(f"Enregistrées mais que le jeu ne dit plus ({len(found.unused)}) : {', '.join(found.unused)}")
-    if found.complete:
+    no_profile = not (folder / PROFILE_FILE).is_file()
+    if no_profile:  # play refuses such a folder
+        say(f"Il manque {PROFILE_FILE} (les réglages de la synthèse vocale) : « narrator voice record » le recrée.")
+    if found.complete and not no_profile:
         say("La voix est complète.")
         return 0
-    say(f"Pour les enregistrer : narrator voice record {folder} --game {game}")
+    only = f" --roles {roles}" if roles else ""
+    say(f"Pour les enregistrer : narrator voice record {folder} --game {game}{only}")
     return EXIT_INCOMPLETE
 
 

@@ -31,7 +31,8 @@ from narrator.script.marks import YamlError, load_marked
 from narrator.script.schema import schema_problems
 
 from .errors import VoiceError
-from .pcm import SAMPLE_RATE
+from .pcm import SAMPLE_RATE, trim
+from .wavfile import read_wav
 
 FORMAT = 1  # the manifest's version: a later program reads older manifests, refuses newer ones
 PROFILE_FILE = "profile.yaml"
@@ -109,10 +110,11 @@ class Check:
     missing: tuple[Line, ...]
     stale: tuple[tuple[Line, str], ...]  # the script's line now, and the text that was recorded
     unused: tuple[str, ...]  # ids recorded that the game no longer says
+    bad: tuple[tuple[Line, str], ...] = ()  # recordings of the current text that cannot be played, and why
 
     @property
     def complete(self) -> bool:
-        return not (self.missing or self.stale)
+        return not (self.missing or self.stale or self.bad)
 
 
 def check(pack: Pack, lines: Iterable[Line]) -> Check:
@@ -127,7 +129,34 @@ def check(pack: Pack, lines: Iterable[Line]) -> Check:
         if line.id in pack.lines and pack.lines[line.id].text != line.text and line not in missing
     )
     ids = {line.id for line in wanted}
-    return Check(missing, stale, tuple(sorted(i for i in pack.lines if i not in ids)))
+    unused = tuple(sorted(i for i in pack.lines if i not in ids))
+    return Check(missing, stale, unused, tuple(_unplayable(pack, wanted, missing)))
+
+
+def _unplayable(pack: Pack, lines: list[Line], missing: tuple[Line, ...]) -> Iterator[tuple[Line, str]]:
+    """Each line whose recording is there but cannot be played (corrupt, cut, silent, another format)."""
+    for line in lines:
+        path = pack.recording(line.id, line.text)
+        if path is None or line in missing:
+            continue
+        try:
+            read_recording(path)
+        except VoiceError as exc:
+            yield line, str(exc)
+
+
+def read_recording(path: Path) -> np.ndarray:
+    """A recording's samples, trimmed; `VoiceError` saying in French what is wrong with the file."""
+    pcm, rate = read_wav(path)
+    if rate != SAMPLE_RATE:
+        raise VoiceError(
+            f"{path}: enregistré à {rate} Hz ; la voix enregistrée doit être en {SAMPLE_RATE} Hz "
+            f"(par exemple : ffmpeg -i {path.name} -ar {SAMPLE_RATE} -ac 1 -sample_fmt s16 nouveau.wav)"
+        )
+    try:
+        return trim(pcm, rate)
+    except ValueError:
+        raise VoiceError(f"{path}: enregistrement muet ou vide") from None
 
 
 def is_pack(folder: Path) -> bool:

@@ -3,6 +3,7 @@ the one recorded, else cached TTS with the profile's settings."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -10,12 +11,11 @@ import numpy as np
 
 from .errors import VoiceError
 from .loudness import Leveller, volume_db
-from .pack import Pack, load_pack
+from .pack import Pack, load_pack, read_recording
 from .pcm import SAMPLE_RATE, trim
 from .profile import Profile, find_profile
 from .timeline import Item, Rendered, Say, assemble
 from .tts import Tts
-from .wavfile import read_wav
 
 TTS_GAIN_DB = -1.0  # espeak-ng's French voice says about -22 LUFS: a line too short to measure takes this
 
@@ -32,22 +32,23 @@ class Renderer:
         # recordings were levelled when recorded (a short one with the pack's usual gain): about 0 dB here
         self.pack_level = Leveller(SAMPLE_RATE)
         self._clips: dict[Say, np.ndarray] = {}
+        self._warned = False  # a recording that cannot be played was said once
 
     def prepare(self, items: Iterable[Item]) -> None:
         """Render every line ahead of time (before the night), so playing never waits for synthesis."""
         says = [item for item in items if isinstance(item, Say) and item not in self._clips]
-        synthesized = [say for say in says if self.recording(say) is None]
+        recorded = {say: pcm for say in says if (pcm := self._recorded(say)) is not None}
+        synthesized = [say for say in says if say not in recorded]
         volume = volume_db(self.profile.volume)
         for say, pcm in zip(synthesized, self.tts.render_all(say.text for say in synthesized)):
             # never silent: Tts checked it before caching it
             clip = trim(pcm)
             self._clips[say] = self.tts_level.level(clip, volume, self.tts.loudness(clip))
-        for say in says:
-            path = self.recording(say)
-            if path is not None and self.pack is not None:
-                kept = self.pack.lines[say.line_id]  # measured when recorded, then levelled by its gain
-                lufs = None if kept.lufs is None else kept.lufs + kept.gain_db
-                self._clips[say] = self.pack_level.level(self._load_recording(path), volume, lufs)
+        for say, pcm in recorded.items():
+            kept = self.pack.lines[say.line_id] if self.pack is not None else None
+            # measured when recorded, then levelled by its gain
+            lufs = None if kept is None or kept.lufs is None else kept.lufs + kept.gain_db
+            self._clips[say] = self.pack_level.level(pcm, volume, lufs)
 
     def render(self, items: Sequence[Item]) -> Rendered:
         """The items as one PCM buffer with the timeline of every line."""
@@ -59,17 +60,23 @@ class Renderer:
         """The voice pack's WAV for this line: only if the pack recorded this id with exactly this text."""
         return None if self.pack is None else self.pack.recording(say.line_id, say.text)
 
-    def _load_recording(self, path: Path) -> np.ndarray:
-        pcm, rate = read_wav(path)
-        if rate != SAMPLE_RATE:
-            raise VoiceError(
-                f"{path}: enregistré à {rate} Hz ; la voix enregistrée doit être en {SAMPLE_RATE} Hz "
-                f"(par exemple : ffmpeg -i {path.name} -ar {SAMPLE_RATE} -ac 1 -sample_fmt s16 nouveau.wav)"
-            )
+    def _recorded(self, say: Say) -> np.ndarray | None:
+        """The recording of this line, None when there is none or it cannot be played: then the TTS says
+        the line, and the first such file is said once (a game never stops on a pack's file)."""
+        path = self.recording(say)
+        if path is None:
+            return None
         try:
-            return trim(pcm, rate)
-        except ValueError:
-            raise VoiceError(f"{path}: enregistrement muet") from None
+            return read_recording(path)
+        except VoiceError as exc:
+            if not self._warned:
+                self._warned = True
+                print(
+                    f"Attention : {exc} ; la synthèse vocale dit les répliques dont l'enregistrement est "
+                    f"illisible (« narrator voice check {path.parent.parent} » les liste)",
+                    file=sys.stderr,
+                )
+            return None
 
 
 def render(items: Sequence[Item], profile: Profile | None = None, cache: str | Path | None = None) -> Rendered:
