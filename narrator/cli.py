@@ -111,6 +111,17 @@ def _fail(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
+def _take_silence(text: str) -> float:
+    """--silence: a take ends after this much quiet; 0 or less would cut every line at its first pause."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0.1 <= seconds <= 5:
+        raise argparse.ArgumentTypeError(f"attendu : des secondes, de 0.1 à 5 ; trouvé : {text}")
+    return seconds
+
+
 def _silence_stdout() -> None:
     """Stdout could not be written: what is left in its buffer goes nowhere rather than fail at exit."""
     with contextlib.suppress(OSError, ValueError):
@@ -270,9 +281,9 @@ def _voice_arguments(sub: argparse._SubParsersAction) -> None:
     record.add_argument(
         "--silence",
         metavar="S",
-        type=float,
+        type=_take_silence,
         default=0.8,
-        help="secondes de silence après la voix qui terminent une prise (défaut : 0.8)",
+        help="secondes de silence après la voix qui terminent une prise, de 0.1 à 5 (défaut : 0.8)",
     )
     record.set_defaults(run=_voice_record)
     check.set_defaults(run=_voice_check)

@@ -23,6 +23,7 @@ from narrator.app.family import resolve_record
 from narrator.app.record_play import RecordOperator, RecordVoices
 from narrator.app.startup import warn_other_game
 from narrator.app.voice_pack import Keyboard, PackProblem, check_pack, record, to_record
+from narrator.cli import main
 from narrator.listen.french import Parser
 from narrator.listen.simple_ears import ScriptedEar
 from narrator.rules.classic import Options
@@ -482,3 +483,13 @@ def test_the_end_of_input_anywhere_stops_like_q(tmp_path: Path) -> None:
     typed = Keyboard(io.StringIO("\n"))  # Entrée, then Ctrl-D during the take
     code = record(tmp_path / "p4", "poudlard", "fr", "harry", [], False, lambda: mic, typed, out)
     assert code == 1 and "Je n'ai rien entendu" in out.getvalue() and "Arrêté" in out.getvalue()
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "abc", "60"])
+def test_a_take_silence_out_of_range_is_refused_in_french(seconds: str, tmp_path: Path, capsys) -> None:
+    """--silence 0 cut a 3-s line at its first pause (an outside tester): refused before anything is made."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["voice", "record", str(tmp_path / "voix"), "--game", "onuw", "--silence", seconds])
+    assert stopped.value.code == 2
+    assert f"--silence : attendu : des secondes, de 0.1 à 5 ; trouvé : {seconds}" in capsys.readouterr().err
+    assert not (tmp_path / "voix").exists()
