@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_session import RECORDS, ClockSpeaker, fake_render, spoken
+from test_session import RECORDS, ClockSpeaker, fake_render, spoken, table
 from test_table_classic import NAMES, NIGHTS, VOICES, classic_table
 
 from narrator.app.family import resolve_record
@@ -25,19 +25,16 @@ from narrator.app.startup import warn_other_game
 from narrator.app.voice_pack import Keyboard, PackProblem, check_pack, record, to_record
 from narrator.cli import main
 from narrator.listen.french import Parser
-from narrator.listen.simple_ears import ScriptedEar
 from narrator.rules.classic import Options
 from narrator.rules.classic.deal import random_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.classic.script import load_classic
 from narrator.script.fixed_lines import fixed_lines
 from narrator.script.line import Line
-from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import load_prompts
 from narrator.table.classic.session import ClassicSession
 from narrator.table.clock import FakeClock
 from narrator.table.onenight.announcer import plan
-from narrator.table.onenight.session import Session
 from narrator.table.voice import Voice
 from narrator.voice import SAMPLE_RATE, Pause, Renderer, Say, VoiceError, find_profile, write_wav
 from narrator.voice.loudness import TARGET_LUFS, loudness
@@ -123,21 +120,7 @@ def test_every_fixed_line_of_a_whole_one_night_game_is_recorded(record: dict, pa
     answers += ["non"]  # the read-back refused: the votes again
     answers += [f"{voter.lower()} vote contre {target.lower()}" for voter, target in record["votes"].items()]
     answers += ["oui"] + [spoken(expected["final"][p]) for p in players] + ["oui"]
-    clock = FakeClock()
-    speaker = ClockSpeaker(clock)
-    parser = Parser(game, players)
-    session = Session(
-        script=load_shipped(game),
-        prompts=load_prompts(),
-        players=tuple(players),
-        in_play=in_play,
-        voice=Voice(fake_render, speaker),
-        ear=ScriptedEar(answers),
-        clock=clock,
-        parser=parser,
-        phrases=lambda phase: [],  # a scripted ear needs no grammar
-        tune=AlwaysTuned(),  # type: ignore[arg-type]
-    )
+    session, speaker, _ = table(game, players, in_play, answers, tune=AlwaysTuned())
     outcome = session.run(plan(session.script.announce, in_play, minutes=5))
     assert set(outcome.winners) == set(expected["winners"])
     recorded, synthesized = said_from(packs[game], speaker.heard)
