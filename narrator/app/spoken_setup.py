@@ -202,8 +202,10 @@ class SpokenSetup:
                 if c.command == "choose_game" and c.game:
                     if family_of(c.game) == CLASSIC and not self.phones:
                         # each player's card is a secret the table must not hear: by voice, the phones deal them
-                        question = self.voice.last
-                        if not self._talk(None).confirm(self.prompts.line("classic_needs_phones")):
+                        question, self.asking = self.voice.last, "yes_no"
+                        phones = self._talk(None).confirm(self.prompts.line("classic_needs_phones"))
+                        self.asking = "game"
+                        if not phones:
                             self.voice.tell(self.prompts.line("game_unavailable"))
                             self.voice.last = question  # asked again: the game, not the phones
                             return None
@@ -250,10 +252,13 @@ class SpokenSetup:
                 self.voice.tell(*_lines(problems))
                 continue
             try:
+                self.asking = "yes_no"
                 if talk.confirm(self.prompts.line("name_check", name=name)):
                     return name
             except _Undo:  # « annule » at « Cleo, c'est bien ça ? » takes back Cleo
                 self._undone(name)
+            finally:
+                self.asking = "name"
 
     def _name_refused(self, text: str) -> list[Line]:
         """« Harry » at a Poudlard table: why it cannot be a name, and what to say instead."""
@@ -384,7 +389,7 @@ class SpokenSetup:
         """Why an answer's cards cannot be added (None: they can): more than the cards left, or than the box has."""
         p = self.prompts
         if len(said) > room:
-            return p.text("one_too_many" if len(said) - room == 1 else "too_many", count=len(said) - room)
+            return p.text("too_many", count=len(said) - room)
         for role, n in Counter(said).items():
             copies = box.copies.get(role)
             if copies is not None and held.count(role) + n > copies:
