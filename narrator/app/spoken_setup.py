@@ -134,6 +134,10 @@ class SpokenSetup:
             return None
         game = str(a["game"])
         box = box_of(game)
+        if box.classic and not self._with_phones():  # given on the command line, or « sans les téléphones »
+            self.order.remove("game")
+            del a["game"]
+            return None
         if "count" not in a:
             self._keep("count", self._ask_count(game, box))
             return None
@@ -200,22 +204,31 @@ class SpokenSetup:
         def accept(commands: list[Command]) -> str | None:
             for c in commands:
                 if c.command == "choose_game" and c.game:
-                    if family_of(c.game) == CLASSIC and not self.phones:
-                        # each player's card is a secret the table must not hear: by voice, the phones deal them
-                        question, self.asking = self.voice.last, "yes_no"
-                        phones = self._talk(None).confirm(self.prompts.line("classic_needs_phones"))
-                        self.asking = "game"
-                        if not phones:
-                            self.voice.tell(self.prompts.line("game_unavailable"))
-                            self.voice.last = question  # asked again: the game, not the phones
-                            return None
-                        self.phones = True
-                        self.voice.tell(load_phone_prompts().line("setup_phones"))
+                    if family_of(c.game) == CLASSIC and not self._with_phones():
+                        return None
                     self.voice.tell(self.prompts.line("game_chosen", title=_title(c.game)))
                     return c.game
             return None
 
         return self._talk(None).ask("game", accept)
+
+    def _with_phones(self) -> bool:
+        """A classic game by voice is played with the phones (each player's card is a secret the table must
+        not hear: the program deals them): asked when they are not chosen yet; False if the table says no."""
+        if self.phones:
+            return True
+        question, asking = self.voice.last, self.asking
+        self.asking = "yes_no"
+        try:
+            self.phones = self._talk(None).confirm(self.prompts.line("classic_needs_phones"))
+        finally:
+            self.asking = asking
+        if self.phones:
+            self.voice.tell(load_phone_prompts().line("setup_phones"))
+        else:
+            self.voice.tell(self.prompts.line("game_unavailable"))
+            self.voice.last = question  # asked again: the question before, not the phones
+        return self.phones
 
     def _count_range(self, box: Box) -> tuple[int, int]:
         if box.classic:

@@ -38,6 +38,7 @@ from narrator.script.role_names import Character, characters, roles_of
 __all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
 
 MAX_NAME_WORDS = 3  # "Marie Anne Sophie"; more is a sentence, not a name
+MOST_SAID = 10  # the most copies of one card said in one answer, for a card the box has no limit of
 # what only a game in progress hears
 _GAME_ONLY = frozenset({"vote", "tally", "reveal", "more_time", "start_vote", "free_seat"})
 # commands that may come before a name in one breath: « non, Chloé »
@@ -67,9 +68,9 @@ class SetupParser(Listener):
         self.game = game
         book = phrasebook()
         self.roles: Mapping[str, Character] = roles_of(game) if game is not None else {}
-        # how many cards of each a deal may hold; a classic card of no limit (loup, villageois) up to a table's size
-        most_players = book.ranges["players"][1]
-        self._copies = {rid: copies if copies > 1 or _limited(game, rid) else most_players
+        # how many cards of each a deal may hold; a classic card of no limit (villageois) up to MOST_SAID at once
+        # (« dix villageois »; more in two answers): each count is a phrase of every card in the grammar
+        self._copies = {rid: copies if copies > 1 or _limited(game, rid) else MOST_SAID
                         for rid, (_, copies) in (characters(game) if game is not None else {}).items()}  # fmt: skip
         self._most = max(self._copies.values(), default=1)
         self._spoken = {
@@ -130,6 +131,10 @@ class SetupParser(Listener):
         lists["players"] = number_words("players", start, stop, step)
         lists["count"] = number_words("count", 1, self._most, 1)
         return lists
+
+    def most(self, role_id: str) -> int:
+        """How many cards of this one an answer may give (« deux mangemorts »; 0: not a card of the game)."""
+        return self._copies.get(role_id, 0)
 
     def _accept(self, command: Command) -> bool:
         if command.command == "character":  # "deux hermione": the box holds one
