@@ -438,3 +438,13 @@ def test_a_classic_setup_asks_the_undealt_cards_the_sectaire_s_groups_and_the_ca
     asked = TableRequest(table.players, table.roles, extra=table.extra, groups=table.groups, captain=table.captain)
     record = Classic().table(table.game, asked).record  # the command line's check takes it as it is
     assert record.options.captain and record.extra == ("voyante", "villageois")
+
+
+def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() -> None:
+    # `narrator play thiercelieux` without --players nor --phones: by voice, the cards are dealt on the phones
+    spoken, speaker = setup(["non", "une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "découverte", "oui"])
+    table = spoken.run("thiercelieux")
+    assert table.game == "onuw" and not spoken.phones
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    assert said[:3] == [prompts.text("classic_needs_phones"), prompts.text("game_unavailable"), prompts.text("welcome")]
