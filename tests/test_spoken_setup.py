@@ -381,7 +381,7 @@ def test_what_can_i_say_answers_with_the_choices_of_the_question_asked() -> None
     assert prompts.text("help_count", low=3, high=13) in said
     assert prompts.text("help_yes_no") in said  # at « Eva, c'est bien ça ? »
     # at « Quels personnages ? »: the scenarios for five by name, then every character of the game
-    assert "Les scénarios tout prêts pour 5 joueurs : Première année à Poudlard." in said
+    assert "Les scénarios pour 5 joueurs : Première année à Poudlard." in said
     characters = next(line for line in said if line.startswith("Les personnages du jeu : "))
     for name in ("Mangemort", "Élève de Poudlard", "Hermione Granger", "Luna Lovegood"):
         assert name in characters
