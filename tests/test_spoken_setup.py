@@ -264,7 +264,11 @@ def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_wit
         while len(card) < len(players):  # every phone has read its card before the first call
             time.sleep(0.01)
         wolves = [p for p in players if card[p] == "loup"]
-        touches = {"cupidon": wolves, "loup": next(p for p in players if card[p] == "villageois"), "sorciere": wolves[0]}
+        touches = {
+            "cupidon": wolves,
+            "loup": next(p for p in players if card[p] == "villageois"),
+            "sorciere": wolves[0],
+        }
         return False if form == "yes_no" else touches.get(card[seat], values[0] if values else None)
 
     phones = SeatedPhones(table.port)
@@ -316,7 +320,9 @@ def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_wit
     # « trois villageois » at 6 of 8 is one too many: refused, the six cards kept
     at = heard.index("Cela fait un personnage de trop.")
     assert heard[at + 1] == "Il manque 2 personnages : 6 sur 8."
-    assert any(h.startswith("8 joueurs : Ana, Ben, Chloé") and "Sans capitaine. Avec les téléphones." in h for h in heard)
+    assert any(
+        h.startswith("8 joueurs : Ana, Ben, Chloé") and "Sans capitaine. Avec les téléphones." in h for h in heard
+    )
     record = yaml.safe_load(journal.with_suffix(".record.yaml").read_text(encoding="utf-8"))
     result = resolve_record(record)
     villager = next(p for p in players if card[p] == "villageois")
@@ -442,7 +448,9 @@ def test_a_classic_setup_asks_the_undealt_cards_the_sectaire_s_groups_and_the_ca
 
 def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() -> None:
     # `narrator play thiercelieux` without --players nor --phones: by voice, the cards are dealt on the phones
-    spoken, speaker = setup(["non", "une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "découverte", "oui"])
+    spoken, speaker = setup(
+        ["non", "une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "découverte", "oui"]
+    )
     table = spoken.run("thiercelieux")
     assert table.game == "onuw" and not spoken.phones
     said = heard_lines(speaker)
