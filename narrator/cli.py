@@ -565,9 +565,9 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from narrator.app.family import family
+    from narrator.app.family import play
 
-    return family(args.game).play(args.game, _asked(args), _options(args), args.journal)
+    return play(args.game, _asked(args), _options(args), args.journal)
 
 
 def _cards(game: str, given: str) -> list[str]:
@@ -590,7 +590,7 @@ def _roles(args: argparse.Namespace) -> int:
 
 def _spoken(args: argparse.Namespace) -> int:
     """`narrator` alone: everything by voice, from the first word (the game too)."""
-    from narrator.app.onenight import setup_and_play
+    from narrator.app.family import setup_and_play
 
     return setup_and_play(_options(args), None, args.journal)
 

@@ -44,7 +44,7 @@ def test_the_spoken_setup_prompts_what_each_question_wants(tmp_path: Path) -> No
     run = narrator(typed=typed, cwd=tmp_path)
     shown = prompts(run.stderr)
     assert shown[:6] == [
-        "Le jeu : Poudlard, ou Loup-Garou pour une nuit",
+        "Le jeu : Poudlard, Loup-Garou pour une nuit, ou Thiercelieux",
         "Le nombre de joueurs, de 3 à 13",  # the game's range, for « Combien de joueurs êtes-vous ? »
         "Le nombre de joueurs, de 3 à 13",
         "Le nombre de joueurs, de 3 à 13",

@@ -206,8 +206,9 @@ def test_unknown_game_and_phase() -> None:
 
 
 def test_a_game_without_scenarios_or_cards_never_hears_them() -> None:
+    assert not {"scenario", "character"} & setup(None).commands
+    assert "scenario" not in setup("thiercelieux").commands  # the classic game has cards, no scenario
     for game in (None, "thiercelieux"):
-        assert not {"scenario", "character"} & setup(game).commands
         assert setup(game).parse("deux mangemorts", "character") == []
         assert setup(game).parse("c'est tout", "character") == [Command("done")]
     assert {"scenario", "character"} <= setup("poudlard").commands
@@ -220,6 +221,35 @@ def test_plurals_of_card_names() -> None:
     assert plural("franc-maçon") == "francs-maçons"
     assert plural("élève de poudlard") == "élèves de poudlard"
     assert plural("simple villageois") == "simples villageois"
+
+
+def test_the_classic_cards_are_heard_at_the_setup_with_their_numbers() -> None:
+    # 002: "Ils sont 1, 2, 3 ou 4 suivant le nombre de joueurs" (the wolves); 003: "Deux Sœurs", "Trois Frères"
+    for text, role, count in [
+        ("deux loups-garous", "loup", 2),
+        ("quatre loups", "loup", 4),
+        ("une voyante", "voyante", 1),
+        ("sept villageois", "villageois", 7),
+        ("deux sœurs", "soeur", 2),
+        ("trois frères", "frere", 3),
+        ("une petite fille", "petite_fille", 1),
+        ("l'abominable sectaire", "sectaire", 1),
+    ]:
+        assert said("thiercelieux", text, "character") == [{"command": "character", "role": role, "count": count}], text
+    assert said("thiercelieux", "cinq loups-garous", "character") == []  # the box holds four
+    assert said("thiercelieux", "deux voyantes", "character") == []
+
+
+def test_a_name_said_that_is_a_card_is_known_for_what_it_is() -> None:
+    # « Harry » at a Poudlard table is the card, not a name: the setup says so (refused_name) and an
+    # initial makes it a name, as the command line asks (name_refusal: « Harry B. »)
+    table = setup("poudlard")
+    assert table.refused_name("harry") == table.refused_name("je m'appelle harry") == "Harry"
+    assert table.refused_name("chloé") is table.refused_name("deux élèves") is table.refused_name("oui") is None
+    assert said("poudlard", "harry b", "name") == [{"command": "name", "player": "Harry B."}]
+    assert said("poudlard", "je suis harry b", "name") == [{"command": "name", "player": "Harry B."}]
+    assert said("poudlard", "oui b", "name") == []  # an initial after a command word is no name
+    assert table.name_refusal("Harry B.") is None and "Harry B." in (table.name_refusal("Harry") or "")
 
 
 # --- the grammar of each phase ---------------------------------------------------------------
@@ -265,8 +295,10 @@ def test_every_phrase_of_the_setup_grammar_is_understood_as_its_command(game: st
             continue
         # the grammar has one list of numbers for every card: "trois hermione" is heard, then refused
         values = [{e.name: e.value for e in r.entities_list} for r in recognize_all(text, intents, slot_lists=lists)]
-        too_many = all(int(v.get("count", 1)) > table.roles[v["role"]].copies for v in values if "role" in v)
-        if not (intent == "character" and got == [] and values and too_many):
+        too_many = all(int(v.get("count", 1)) > table.most(v["role"]) for v in values if "role" in v)
+        # … or read another way the box allows: « deux villageois-villageois » is two villageois and one more
+        other = bool(got) and all(c.command == "character" and (c.count or 1) <= table.most(c.role or "") for c in got)
+        if not (intent == "character" and (got == [] or other) and values and too_many):
             wrong.append((text, intent, got))
     assert wrong == []
     for word in (*table.book.fillers, *table.book.not_names):

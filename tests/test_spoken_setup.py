@@ -16,7 +16,7 @@ from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import ScriptedEar
-from narrator.script.prompts import load_prompts
+from narrator.script.prompts import load_phone_prompts, load_prompts
 from narrator.table.clock import FakeClock
 from narrator.table.voice import Voice
 
@@ -37,7 +37,8 @@ def setup(answers: list[str | None]):
 
 def test_the_setup_asks_everything_and_takes_corrections() -> None:
     answers = [
-        "thiercelieux",  # not ready yet: asked again
+        "thiercelieux",  # by voice, with the phones only
+        "non",  # no phones: the operator's screen sets it up; the game asked again
         "poudlard",
         "deux",  # too few
         "nous sommes quatre",
@@ -56,10 +57,10 @@ def test_the_setup_asks_everything_and_takes_corrections() -> None:
     assert table.players == ["Ana", "Benoît", "Chloé", "David"]
     assert table.roles == ["mangemort", "mangemort", "hermione", "sirius", "harry", "eleve", "eleve"]
     said = [text for _, _, text in speaker.heard]
-    assert any(line.startswith("Thiercelieux se prépare à l'écran, par l'opérateur") for line in said)
+    assert any(line.startswith("Sans les téléphones, Thiercelieux se prépare à l'écran") for line in said)
     assert "Il faut entre 3 et 13 joueurs." in said
     assert "Le nom Ana est déjà pris. Choisis un autre nom." in said
-    assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : Mangemort, Mangemort")
+    assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : 2 cartes Mangemort")
 
 
 def test_characters_one_by_one_and_recommence() -> None:
@@ -75,7 +76,7 @@ def test_characters_one_by_one_and_recommence() -> None:
     ]  # fmt: skip
     spoken, speaker = setup(answers)
     table = spoken.run()
-    assert table.script.rules.game == "onuw"
+    assert table.game == "onuw"
     assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "voleur", "villageois", "villageois"])
     assert "D'accord, on recommence." in [text for _, _, text in speaker.heard]
 
@@ -190,9 +191,8 @@ def test_annule_takes_back_one_thing_and_says_which() -> None:
         "J'annule : Cleo.",
         load_prompts().text("ask_name", seat=3),
     ]
-    at = said.index("J'annule : voleur.")
-    so_far = [load_prompts().text("characters_so_far", count=n, total=6) for n in (4, 3)]
-    assert said[at - 1 : at + 2] == [so_far[0], "J'annule : voleur.", so_far[1]]
+    at = said.index("J'annule : Voleur.")
+    assert said[at - 1 : at + 2] == ["Une carte Voleur : 4 sur 6.", "J'annule : Voleur.", "3 sur 6."]
 
 
 def test_annule_before_the_cards_takes_back_the_last_name() -> None:
@@ -220,3 +220,239 @@ def test_stop_during_the_setup_asks_first() -> None:
         prompts.text("ask_count"),
     ]
     assert said[-2:] == [check, prompts.text("setup_stopped")]
+
+
+# --- the classic game, set up by voice (issue 23, point 5) --------------------------------------------
+
+
+def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_with_no_operator(tmp_path: Path) -> None:
+    """`narrator --phones` alone: the table says the game, its eight names, its cards and its options; the
+    program deals the cards to the phones, each player plays their night on their own phone, and nobody
+    types anything (no keyboard, no operator). Cupidon unites the two wolves, the pack devours the
+    villager, the witch poisons a wolf, whose beloved dies of grief: the village wins at dawn."""
+    import threading
+    import time
+
+    import yaml
+    from phones_client import Phone
+    from test_phones_table import Phones as SeatedPhones
+    from test_phones_table import Table as CommandLine
+
+    from narrator.script.classic.script import load_classic
+
+    players = ["Ana", "Ben", "Chloé", "Dan", "Eva", "Farid", "Gaël", "Hugo"]
+    said = ["les loups-garous de thiercelieux", "nous sommes huit"]
+    for name in players:
+        said += [name.lower(), "oui"]
+    said += ["qu'est-ce que je peux dire", "deux loups-garous", "une voyante", "une sorcière", "un cupidon"]
+    said += ["rappelle les personnages", "un chasseur", "trois villageois", "une petite fille", "un villageois"]
+    said += ["non", "oui"]  # no captain; the setup read back, confirmed
+    voice = tmp_path / "voix.txt"
+    voice.write_text("\n".join(said) + "\n", encoding="utf-8")
+    journal = tmp_path / "partie.jsonl"
+    args = ["--phones", "--bind", "127.0.0.1", "--port", "0", "--ear", f"script:{voice}", "--no-wait"]
+    table = CommandLine(tmp_path, [*args, "--journal", str(journal)], journal)
+    by_name = {r.name[:1].upper() + r.name[1:]: rid for rid, r in load_classic().roles.items()}
+    card: dict[str, str] = {}  # each seat's card, as its own phone shows it
+    decoys = {load_phone_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")}  # fmt: skip
+
+    def choose(seat: str, question: dict) -> object:
+        values = [c["value"] for c in question["choices"]]
+        form = question["form"]
+        if question["text"] in decoys:
+            return True if form == "yes_no" else values[: 2 if form == "pair" else 1] if form in ("pair", "some") else values[0]  # fmt: skip
+        while len(card) < len(players):  # every phone has read its card before the first call
+            time.sleep(0.01)
+        wolves = [p for p in players if card[p] == "loup"]
+        touches = {
+            "cupidon": wolves,
+            "loup": next(p for p in players if card[p] == "villageois"),
+            "sorciere": wolves[0],
+        }
+        return False if form == "yes_no" else touches.get(card[seat], values[0] if values else None)
+
+    phones = SeatedPhones(table.port)
+    tokens = {seat: phones.sit(seat) for seat in players}
+    stop = threading.Event()
+
+    def play_phone(seat: str) -> None:
+        phone, done = Phone(table.port, tokens[seat]), 0
+        while not stop.is_set():
+            try:
+                reply = phone.call("GET", "/api/screen")
+            except OSError:
+                return  # the game is over: the server has stopped
+            if reply.status != 200:
+                return
+            screen = reply.json()["screen"]
+            if screen["card"]:
+                card[seat] = by_name[screen["card"]["name"]]
+            question = screen["question"]
+            if question and not question["answered"] and question["asked"] > done:
+                done = question["asked"]
+                phone.call("POST", "/api/answer", {"asked": done, "value": choose(seat, question)})
+            time.sleep(0.02)
+
+    threads = [threading.Thread(target=play_phone, args=(seat,), daemon=True) for seat in players]
+    for thread in threads:
+        thread.start()
+    try:
+        assert table.process.wait(180) == 0, "".join(table.out + table.err)
+    finally:
+        stop.set()
+        phones.close()
+        if table.process.poll() is None:
+            table.process.kill()
+    header, *events = table.events()
+    assert header["game"] == "thiercelieux" and header["players"] == players
+    assert sorted(header["deal"]) == sorted(["loup", "loup", "voyante", "sorciere", "cupidon", "villageois", "chasseur", "petite_fille"])  # fmt: skip
+    assert header["deal"] == [card[p] for p in players]  # what each phone showed is what the program dealt
+    assert header["options"]["captain"] is False
+    assert {e["key"]: e["by"] for e in events if e["type"] == "answer"} == dict.fromkeys(
+        ["cupidon", "voyante", "petite_fille", "loup", "sorciere"], "phone"
+    )
+    heard = table.heard()
+    prompts = load_prompts()
+    wolves = [p for p in players if card[p] == "loup"]
+    assert prompts.text("help_characters", characters="Cupidon, Voyante").split(":")[0] in "\n".join(heard)
+    assert "Une carte Voyante : 3 sur 8." in heard and "2 cartes Loup-garou : 2 sur 8." in heard
+    assert "Les personnages donnés : 2 cartes Loup-garou, Voyante, Sorcière et Cupidon." in heard
+    # « trois villageois » at 6 of 8 is one too many: refused, the six cards kept
+    at = heard.index("Cela fait un personnage de trop.")
+    assert heard[at + 1] == "Il manque 2 personnages : 6 sur 8."
+    assert any(
+        h.startswith("8 joueurs : Ana, Ben, Chloé") and "Sans capitaine. Avec les téléphones." in h for h in heard
+    )
+    record = yaml.safe_load(journal.with_suffix(".record.yaml").read_text(encoding="utf-8"))
+    result = resolve_record(record)
+    villager = next(p for p in players if card[p] == "villageois")
+    assert result["camp"] == "village" and result["dead"] == [villager, wolves[0], wolves[1]]
+    assert heard[-2] == "Le village n'a plus d'ennemi en vie : le village gagne."
+
+
+# --- every answer kept, every choice said (issue 23, point 4) ------------------------------------------
+
+NAMES_5 = ["poudlard", "cinq", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui", "eva", "oui"]
+
+
+def heard_lines(speaker) -> list[str]:
+    return [text for _, _, text in speaker.heard]
+
+
+def test_one_card_too_many_is_refused_and_the_cards_already_given_are_kept() -> None:
+    answers = [*NAMES_5, "deux mangemorts", "une hermione", "un sirius", "une élève", "un harry"]  # 6 of 8
+    answers += ["trois élèves", "deux élèves", "oui"]  # one too many: refused; two: 8 of 8
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert sorted(table.roles) == sorted(["mangemort", "mangemort", "hermione", "sirius", "eleve", "harry", "eleve", "eleve"])  # fmt: skip
+    said = heard_lines(speaker)
+    at = said.index("Cela fait un personnage de trop.")
+    assert said[at - 1] == "Une carte Harry Potter : 6 sur 8."
+    assert said[at + 1] == "Il manque 2 personnages : 6 sur 8."
+    assert said[at + 2] == "2 cartes Élève de Poudlard : 8 sur 8."  # the six kept: two more make eight
+
+
+def test_each_card_is_confirmed_by_its_name_and_c_est_tout_says_what_is_missing() -> None:
+    answers = [*NAMES_5, "deux mangemorts", "c'est tout", "une hermione", "trois élèves", "un sirius"]
+    answers += ["un harry", "oui"]
+    spoken, speaker = setup(answers)
+    spoken.run()
+    said = heard_lines(speaker)
+    assert "2 cartes Mangemort : 2 sur 8." in said and "Une carte Hermione Granger : 3 sur 8." in said
+    assert "3 cartes Élève de Poudlard : 6 sur 8." in said
+    assert said[said.index("2 cartes Mangemort : 2 sur 8.") + 1] == "Il manque 6 personnages : 2 sur 8."
+    assert not any(line == "6 sur 8." for line in said)  # never a bare count
+
+
+def test_the_box_s_copies_are_said_when_an_answer_asks_for_more() -> None:
+    answers = [*NAMES_5, "deux élèves", "deux élèves", "deux mangemorts", "un élève", "une hermione"]
+    answers += ["un sirius", "un harry", "oui"]
+    spoken, speaker = setup(answers)
+    spoken.run()
+    said = heard_lines(speaker)
+    at = said.index("Il n'y a que 3 cartes Élève de Poudlard dans la boîte.")
+    assert said[at + 1] == "Il manque 6 personnages : 2 sur 8."
+
+
+def test_what_can_i_say_answers_with_the_choices_of_the_question_asked() -> None:
+    help_ = "qu'est-ce que je peux dire"
+    answers = [help_, "poudlard", help_, "cinq", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui", "eva"]
+    answers += [help_, "oui", help_, "première année", "oui"]
+    spoken, speaker = setup(answers)
+    spoken.run()
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    games = "Loup-Garou pour une nuit, Loup-Garou pour une nuit, édition Poudlard et Les Loups-Garous de Thiercelieux"
+    assert prompts.text("help_game", games=games) in said
+    assert prompts.text("help_count", low=3, high=13) in said
+    assert prompts.text("help_yes_no") in said  # at « Eva, c'est bien ça ? »
+    # at « Quels personnages ? »: the scenarios for five by name, then every character of the game
+    assert "Les scénarios pour 5 joueurs : Première année à Poudlard." in said
+    characters = next(line for line in said if line.startswith("Les personnages du jeu : "))
+    for name in ("Mangemort", "Élève de Poudlard", "Hermione Granger", "Luna Lovegood"):
+        assert name in characters
+    assert prompts.text("help") not in said  # never the day's help
+
+
+def test_rappelle_les_personnages_reads_back_the_cards_given_so_far() -> None:
+    answers = [*NAMES_5, "rappelle les personnages", "deux mangemorts", "une hermione", "rappelle les personnages"]
+    answers += ["trois élèves", "un sirius", "un harry", "oui"]
+    spoken, speaker = setup(answers)
+    spoken.run()
+    said = heard_lines(speaker)
+    assert "Aucun personnage pour l'instant." in said
+    at = said.index("Les personnages donnés : 2 cartes Mangemort et Hermione Granger.")
+    assert said[at - 1] == "Une carte Hermione Granger : 3 sur 8."
+
+
+def test_a_name_that_is_a_card_is_refused_with_why_and_how_to_fix_it() -> None:
+    # the command line refuses it the same way (narrator/listen/setup_words.py, name_refusal)
+    answers = ["poudlard", "trois", "harry", "harry b", "oui", "ben", "oui", "je m'appelle luna", "chloé", "oui"]
+    answers += ["première année", "oui"]
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Harry B.", "Ben", "Chloé"]
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    assert prompts.text("name_is_a_card", name="Harry") in said and prompts.text("name_is_a_card", name="Luna") in said
+    assert "Je n'ai pas compris « harry »." not in said
+    assert SetupParser("poudlard").name_refusal("Harry") is not None
+    assert SetupParser("poudlard").name_refusal("Harry B.") is None
+
+
+def test_a_classic_setup_asks_the_undealt_cards_the_sectaire_s_groups_and_the_captain() -> None:
+    answers = ["thiercelieux", "oui", "quatre", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui"]
+    answers += ["un loup-garou", "un voleur", "un sectaire", "un villageois"]
+    answers += ["un voleur", "une voyante", "un villageois"]  # the voleur's own card cannot stay out
+    answers += ["un", "un", "un", "un", "deux"]  # the last must people group 2: « un » refused
+    answers += ["oui", "oui"]  # a captain; the read-back
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert spoken.phones and table.game == "thiercelieux"
+    assert table.roles == ["loup", "voleur", "sectaire", "villageois"] and table.extra == ["voyante", "villageois"]
+    assert table.groups == {"Ana": 1, "Ben": 1, "Chloé": 1, "Dan": 2} and table.captain
+    said = heard_lines(speaker)
+    assert "Il faut des joueurs dans les deux groupes : dites groupe 2." in said
+    assert said[-1] == (
+        "4 joueurs : Ana, Ben, Chloé et Dan. Personnages : Loup-garou, Voleur, Abominable sectaire et Villageois."
+        " Cartes non distribuées : Voyante et Villageois. Groupe 1 : Ana, Ben et Chloé. Groupe 2 : Dan."
+        " Avec un capitaine. Avec les téléphones. C'est bien ça ?"
+    )
+    from narrator.app.classic import Classic
+    from narrator.app.startup import TableRequest
+
+    asked = TableRequest(table.players, table.roles, extra=table.extra, groups=table.groups, captain=table.captain)
+    record = Classic().table(table.game, asked).record  # the command line's check takes it as it is
+    assert record.options.captain and record.extra == ("voyante", "villageois")
+
+
+def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() -> None:
+    # `narrator play thiercelieux` without --players nor --phones: by voice, the cards are dealt on the phones
+    spoken, speaker = setup(
+        ["non", "une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui", "découverte", "oui"]
+    )
+    table = spoken.run("thiercelieux")
+    assert table.game == "onuw" and not spoken.phones
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    assert said[:3] == [prompts.text("classic_needs_phones"), prompts.text("game_unavailable"), prompts.text("welcome")]

@@ -11,17 +11,26 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Protocol
 
 from narrator.app.classic import Classic
 from narrator.app.onenight import OneNight
-from narrator.app.startup import Options, TableGame, TableRequest, go_on
+from narrator.app.spoken_setup import SetupStopped, SpokenSetup
+from narrator.app.startup import Options, TableGame, TableRequest, go_on, open_io, renderer, start, tuner
+from narrator.listen.ear import ListenError
+from narrator.listen.grammar import setup_phrases
+from narrator.listen.setup_words import SetupParser
+from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.errors import RecordError, missing
 from narrator.script.games import CLASSIC, GAMES, ONE_NIGHT, family_of
+from narrator.script.prompts import load_prompts
 from narrator.table.journal import Journal, JournalError, finished, journal_dir, last_unfinished
 from narrator.table.setup import SetupError
-from narrator.voice import Item
+from narrator.table.voice import Voice, load_earcons
+from narrator.voice import Item, VoiceError
 
 
 class Family(Protocol):
@@ -63,6 +72,12 @@ class Family(Protocol):
         ...
 
 
+class Dealt(TableGame, Protocol):
+    """A table whose cards the program may deal (with the phones): every family's."""
+
+    def dealt(self, seed: int | None) -> TableGame: ...
+
+
 FAMILIES: dict[str, Family] = {ONE_NIGHT: OneNight(), CLASSIC: Classic()}
 _EXPECTED = ", ".join(GAMES[:-1]) + " ou " + GAMES[-1]
 
@@ -73,6 +88,54 @@ def family(game: str) -> Family:
     if name is None:
         raise SetupError(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
     return FAMILIES[name]
+
+
+def play(game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
+    """`narrator play GAME`: the table given on the command line, or without --players set up by voice."""
+    played = family(game)
+    if asked.players is None:
+        return setup_and_play(options, game, journal_path, asked.seed)
+    return played.play(game, asked, options, journal_path)
+
+
+def setup_and_play(
+    options: Options, game: str | None = None, journal_path: str | None = None, seed: int | None = None
+) -> int:
+    """From the first word, the setup by voice (game, players, names, cards, a classic game's options), then
+    the game, by its family: with the phones, the program deals the cards in play."""
+    io = open_io(options)
+    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons(), io.bed)
+    ear = io.ear
+    check = (lambda names: [p.message for p in ear.check_names(names)]) if isinstance(ear, VoskEar) else None
+    setup = SpokenSetup(
+        voice=voice,
+        ear=ear,
+        clock=io.clock,
+        prompts=load_prompts(),
+        words=cache(SetupParser),
+        phrases=cache(lambda game, phase: setup_phrases(game, phase)),
+        check_names=check,
+        tune=tuner(options.voice, voice),
+        phones=options.phones,
+    )
+    try:
+        got = setup.run(game)
+        asked = TableRequest(
+            players=got.players, roles=got.roles, extra=got.extra, groups=got.groups, captain=got.captain, seed=seed
+        )
+        table: Dealt = family(got.game).table(got.game, asked)  # type: ignore[assignment]
+    except SetupStopped:
+        io.close()
+        return 0
+    except EOFError:
+        io.close()
+        raise SetupError("les réponses se sont arrêtées pendant la mise en place de la partie") from None
+    except (VoiceError, ListenError, SetupError) as exc:
+        io.close()
+        raise SetupError(str(exc)) from None
+    # « avec les téléphones »: the server opens once the players are known
+    options = replace(options, phones=setup.phones)
+    return start(table.dealt(seed) if options.phones else table, options, journal_path, io)
 
 
 def resolve_record(raw: object) -> dict:

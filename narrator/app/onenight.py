@@ -3,7 +3,7 @@
 With physical cards the narrator never sees them: it reads the night, times the debate, and learns
 the cards from the table in the morning. With the players' phones it deals them (seeded, the deal
 in the journal's header), the night's choices are made on the phones, and the game ends written as
-a record beside its journal. A table may be given on the command line or set up by voice.
+a record beside its journal. A table may be given on the command line or set up by voice (narrator/app/family.py).
 """
 
 from __future__ import annotations
@@ -17,36 +17,32 @@ from functools import cache
 from narrator.app.demo import run_demo
 from narrator.app.phones import join
 from narrator.app.resolve import resolve_one_night
-from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.app.startup import (
     Io,
     Options,
     TableRequest,
     guarded,
     host_arguments,
-    open_io,
     renderer,
     start,
-    tuner,
     write_record,
 )
-from narrator.listen.ear import Ear, ListenError
-from narrator.listen.french import Parser, SetupParser
-from narrator.listen.grammar import phrases, setup_phrases
+from narrator.listen.ear import Ear
+from narrator.listen.french import Parser
+from narrator.listen.grammar import phrases
 from narrator.listen.heard import unheard_in_play, with_respellings
 from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.onenight.deal import shuffled
 from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
 from narrator.script.onenight.script import load_script
-from narrator.script.prompts import load_prompts
 from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.onenight.phones import missing_line
 from narrator.table.onenight.session import Session
 from narrator.table.onenight.setup import Table, build_table
 from narrator.table.setup import SetupError
-from narrator.table.voice import Voice, load_earcons, to_items
+from narrator.table.voice import to_items
 from narrator.voice import Item, Renderer, VoiceError
 
 
@@ -145,8 +141,6 @@ class OneNight:
         return OneNightTable(table)
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:
-        if asked.players is None:
-            return setup_and_play(options, game, journal_path, asked.seed)
         table = self.table(game, asked)
         return start(table.dealt(asked.seed) if options.phones else table, options, journal_path)
 
@@ -168,41 +162,6 @@ class OneNight:
 
     def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
         return run_demo(seed, out, model, music)
-
-
-def setup_and_play(
-    options: Options, game: str | None = None, journal_path: str | None = None, seed: int | None = None
-) -> int:
-    """From the first word, the setup by voice (game, players, names, cards), then the game."""
-    io = open_io(options)
-    voice = Voice(renderer(options.voice).render, io.speaker, load_earcons(), io.bed)
-    ear = io.ear
-    check = (lambda names: [p.message for p in ear.check_names(names)]) if isinstance(ear, VoskEar) else None
-    setup = SpokenSetup(
-        voice=voice,
-        ear=ear,
-        clock=io.clock,
-        prompts=load_prompts(),
-        words=cache(SetupParser),
-        phrases=cache(lambda game, phase: setup_phrases(game, phase)),
-        check_names=check,
-        tune=tuner(options.voice, voice),
-        phones=options.phones,
-    )
-    try:
-        table = setup.run(game)
-    except SetupStopped:
-        io.close()
-        return 0
-    except EOFError:
-        io.close()
-        raise SetupError("les réponses se sont arrêtées pendant la mise en place de la partie") from None
-    except (VoiceError, ListenError) as exc:
-        io.close()
-        raise SetupError(str(exc)) from None
-    options.phones = setup.phones  # « avec les téléphones »: the server opens once the players are known
-    played = OneNightTable(table)
-    return start(played.dealt(seed) if options.phones else played, options, journal_path, io)
 
 
 def heard_phrases(ear: Ear, table: Table, said: list[str]) -> list[str]:

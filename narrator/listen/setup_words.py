@@ -31,13 +31,14 @@ from narrator.listen.french import (
     words,
 )
 from narrator.listen.tagger import role_forms
-from narrator.rules.onenight.model import Role
 from narrator.script.games import ONE_NIGHT, family_of
 from narrator.script.onenight.script import UnknownGame, load_shipped
+from narrator.script.role_names import Character, characters, roles_of
 
 __all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
 
 MAX_NAME_WORDS = 3  # "Marie Anne Sophie"; more is a sentence, not a name
+MOST_SAID = 10  # the most copies of one card said in one answer, for a card the box has no limit of
 # what only a game in progress hears
 _GAME_ONLY = frozenset({"vote", "tally", "reveal", "more_time", "start_vote", "free_seat"})
 # commands that may come before a name in one breath: « non, Chloé »
@@ -66,8 +67,11 @@ class SetupParser(Listener):
             raise UnknownGame(f"jeu inconnu « {game} » ; attendu : {', '.join(GAMES)}")
         self.game = game
         book = phrasebook()
-        self.roles: Mapping[str, Role] = load_shipped(game).rules.roles if family_of(game) == ONE_NIGHT else {}
-        self._copies = {rid: role.copies for rid, role in self.roles.items()}
+        self.roles: Mapping[str, Character] = roles_of(game) if game is not None else {}
+        # how many cards of each a deal may hold; a classic card of no limit (villageois) up to MOST_SAID at once
+        # (« dix villageois »; more in two answers): each count is a phrase of every card in the grammar
+        self._copies = {rid: copies if copies > 1 or _limited(game, rid) else MOST_SAID
+                        for rid, (_, copies) in (characters(game) if game is not None else {}).items()}  # fmt: skip
         self._most = max(self._copies.values(), default=1)
         self._spoken = {
             "game": _unique(book.game_aliases()),
@@ -114,7 +118,9 @@ class SetupParser(Listener):
         pairs = []
         for rid, role in self.roles.items():
             aliases = [a.lower() for a in (*said.get(rid, ()), role.name)]
-            if role.copies > 1:
+            # « deux sœurs » is the count and the card said in the plural: as one alias it would be two readings
+            aliases = [a for a in aliases if not words(a, book.spellings)[0].isdigit()]
+            if self._copies.get(rid, 1) > 1:
                 aliases += [plural(a) for a in aliases]
             pairs += [(a, rid) for a in aliases]
         return pairs
@@ -125,6 +131,10 @@ class SetupParser(Listener):
         lists["players"] = number_words("players", start, stop, step)
         lists["count"] = number_words("count", 1, self._most, 1)
         return lists
+
+    def most(self, role_id: str) -> int:
+        """How many cards of this one an answer may give (« deux mangemorts »; 0: not a card of the game)."""
+        return self._copies.get(role_id, 0)
 
     def _accept(self, command: Command) -> bool:
         if command.command == "character":  # "deux hermione": the box holds one
@@ -143,16 +153,37 @@ class SetupParser(Listener):
     def name_refusal(self, name: str) -> str | None:
         """Why a typed name (--players) cannot be a player's: the table would hear it as one of its
         words (« Oui », « Personne », « Stop ») or as a character of the game; None if it can."""
+        what = self.name_clash(name)
+        if what is None:
+            return None
+        fix = f"ajoutez-lui une initiale pour qu'on l'entende comme un nom (« {name} B. »)"
+        return f"« {name} » est {WHAT[what]} : {fix}"
+
+    def name_clash(self, name: str) -> str | None:
+        """What the table would take this name for: "card" (a character of the game), "command" (a word
+        the narrator listens for), or None: it is a name."""
         said = fold(name).split()
         if not said or " ".join(said) in self._filler_names:  # « Ben » is a name said alone
             return None
         if " ".join(said) in self._cards:
-            what = "un personnage du jeu"
-        elif all(w in self._reserved or w in self._cards for w in said):
-            what = "un mot que le narrateur écoute (une commande)"
-        else:
+            return "card"
+        if all(w in self._reserved or w in self._cards for w in said):
+            return "command"
+        return None
+
+    def refused_name(self, text: str) -> str | None:
+        """The name said in answer to « quel est ton nom ? » that the table would take for a card or a
+        command (« Harry » at a Poudlard table), capitalized; None if `text` is no such name."""
+        text = unicodedata.normalize("NFC", text) if isinstance(text, str) else ""
+        if self.parse(text, "name") or not _NAME_CHARS.fullmatch(text):
             return None
-        return f"« {name} » est {what} : ajoutez-lui une initiale pour qu'on l'entende comme un nom (« {name} B. »)"
+        tokens = [t for t in (t.strip("'’-") for t in _TOKEN.findall(text)) if t]
+        flat = [w for t in tokens for w in fold(t).split()]
+        for start in range(len(flat)):  # after its lead-in: « je m'appelle Harry » is Harry
+            rest = " ".join(flat[start:])
+            if rest in self._cards and (start == 0 or tuple(flat[:start]) in self._lead_ins):
+                return " ".join(_capitalized(t) for t in rest.split())
+        return None
 
     def _named(self, text: str) -> list[Command]:
         """« Chloé », « je m'appelle Chloé », « non, c'est Chloé »: [no?, name] or []."""
@@ -199,15 +230,20 @@ class SetupParser(Listener):
         kept = tokens[flat[start][1] : flat[end - 1][1] + 1]
         if len(kept) > MAX_NAME_WORDS or " ".join(said[start:end]) in self._cards:  # « loup garou »
             return None
+        initial = _initial(kept)
+        if initial:  # « Harry B », as a card's name is given to a player (name_refusal)
+            kept = kept[:-1]
+            if all(w in self._reserved for t in kept for w in fold(t).split()):
+                return None
         for token in kept:
             said = fold(token).split()
             if sum(len(w) for w in said) < 2 or any(len(w) > 1 and w in self._reserved for w in said):
                 return None
-            if any(w in self._cards for w in said):  # « Mangemort », « Jean Mangemort »
+            if not initial and any(w in self._cards for w in said):  # « Mangemort », « Jean Mangemort »
                 return None
             if any(w.isdigit() for w in words(token, self.book.spellings)):  # « deux », « 2 »
                 return None
-        return " ".join(_capitalized(t) for t in kept)
+        return " ".join([*(_capitalized(t) for t in kept), *([initial.upper() + "."] if initial else [])])
 
 
 def plural(said: str) -> str:
@@ -218,6 +254,23 @@ def plural(said: str) -> str:
             return " ".join(out + said.split()[i:])
         out.append("-".join(p if p[-1:] in ("s", "x", "z") else p + "s" for p in word.split("-")))
     return " ".join(out)
+
+
+WHAT = {"card": "un personnage du jeu", "command": "un mot que le narrateur écoute (une commande)"}
+
+
+def _limited(game: str | None, role_id: str) -> bool:
+    """Whether a card of one copy is one in the box (a one-night card, a classic character) or one of a
+    classic card the table takes as many of as it needs (loup, villageois: `copies` None)."""
+    if game is None or family_of(game) == ONE_NIGHT:
+        return True
+    return roles_of(game)[role_id].copies is not None  # type: ignore[attr-defined]
+
+
+def _initial(tokens: Sequence[str]) -> str | None:
+    """The last word's letter when it is an initial after a name (« Harry B »), else None."""
+    last = fold(tokens[-1]) if len(tokens) > 1 else ""
+    return last if len(last) == 1 and last.isalpha() and len(fold(tokens[-2])) > 1 else None
 
 
 def _capitalized(token: str) -> str:

@@ -60,6 +60,8 @@ class Conversation:
     listen_s: float = 8.0
     keyboard: Ear | None = None  # an ear to offer after three misunderstandings, if any
     stranger: Callable[[str], str | None] | None = None  # a first name heard that nobody at the table has
+    # why a text not understood is refused, and what to say instead (« Harry » is a card): said for it
+    refusal: Callable[[str], list[Line]] | None = None
     # the `typed_…` lines' examples from the game played (« Ana vote contre Ben » with two of its players)
     examples: Callable[[], dict[str, str]] = dict
 
@@ -137,7 +139,10 @@ class Conversation:
         commands = read(heard.text)
         if not commands:
             name = self.stranger(heard.text) if self.stranger else None
-            if name:  # « Zoé vote contre Max » at a table without Zoé: never read as another player
+            why = self.refusal(heard.text) if self.refusal else []
+            if why:
+                self.voice.tell(*why)
+            elif name:  # « Zoé vote contre Max » at a table without Zoé: never read as another player
                 self.voice.tell(self.prompts.line("unknown_player", name=name))
             else:
                 self.voice.tell(self.prompts.line("not_understood", text=heard.text))
