@@ -323,6 +323,8 @@ def _parse(path: Path, data: bytes, before_line: int | None) -> Reading:
         try:
             check(header)
         except EventError as exc:
+            if keep > 1 or not tail:  # a whole header refused: nothing before it to resume from
+                raise JournalError(f"{path}:1: en-tête refusé : {exc}") from None
             unreadable(1, exc)
             header = None  # a lone header line, cut
     if header is None:
