@@ -37,7 +37,7 @@ def user_folder(variable: str, under_home: str) -> Path:
 MAX_TEXT_BYTES = 16 * 2**20  # a script, a voice profile, an answer script: a few kB; /dev/zero stops here
 
 
-NOT_REGULAR = "ce n'est pas un fichier ordinaire (un tube, un périphérique…)"
+NOT_REGULAR = "ce n'est pas un fichier ordinaire : un tube ou un périphérique"
 
 
 def open_regular(path: str | Path) -> BinaryIO:

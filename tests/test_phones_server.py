@@ -149,7 +149,10 @@ def test_a_decoy_question_is_sent_exactly_like_a_real_one(server: PhoneServer, h
     asked = hub.ask({"Ana": WHO, "Ben": Question(WHO.form, WHO.text, WHO.choices, decoy=True)})
     seen = [p.call("GET", "/api/screen").json()["screen"]["question"] for p in (real, decoy)]
     assert seen[0] == seen[1] and "decoy" not in str(seen)
-    assert decoy.call("POST", "/api/answer", {"asked": asked["Ben"], "value": "Ben"}).json() == {"type": "reply", "ok": True}
+    assert decoy.call("POST", "/api/answer", {"asked": asked["Ben"], "value": "Ben"}).json() == {
+        "type": "reply",
+        "ok": True,
+    }
     assert [(a.seat, a.decoy) for a in hub.wait(1)] == [("Ben", True)]
 
 

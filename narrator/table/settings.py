@@ -146,7 +146,7 @@ def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Set
         # unreadable, not UTF-8, not YAML, or a number too long for Python (ValueError): the defaults
         if (path, "") not in _WARNED:
             _WARNED.add((path, ""))
-            print(f"{path} : réglages ignorés ({_unreadable(exc)}) : la voix garde les siens", file=out)
+            print(f"{path} : réglages ignorés ({_unreadable(exc)}) ; les réglages par défaut s'appliquent", file=out)
         return Settings()
     if not isinstance(data, dict):
         return Settings()
