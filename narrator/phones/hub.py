@@ -139,13 +139,15 @@ class Hub:
             arrived, self._arrivals = self._arrivals, []
             return arrived
 
-    def wait_for_arrival(self, timeout: float) -> None:
+    def wait_for_arrival(self, timeout: float) -> bool:
         """Up to `timeout` seconds, until a phone arrives, a seat is claimed or freed, or a phone sends
         words since this last returned: news wakes it once, whether or not anyone read it meanwhile (a
-        wait that returned while unread news stayed would return at once, again and again)."""
+        wait that returned while unread news stayed would return at once, again and again). Whether news
+        came."""
         with self._lock:
-            self._lock.wait_for(lambda: self._news != self._news_seen, timeout)
+            news = self._lock.wait_for(lambda: self._news != self._news_seen, timeout)
             self._news_seen = self._news
+            return news
 
     # -- what the game puts on the screens --------------------------------------------------
 

@@ -135,6 +135,8 @@ class PhoneServer:
         self.names = {*NAMES, *(n.lower() for n in names)}  # host names a phone may use (mDNS, the LAN's)
         self._buckets = Buckets(rate or Rate())
         self.gate = Gate()  # the open connections, per client address and in all
+        self.dropped = 0  # phones cut for not reading what they were sent
+        self.most_queued = 0  # the most replies that ever waited for one phone (never more than QUEUED)
         self._pages = {p.name: p for p in PAGES.iterdir() if p.suffix in CONTENT_TYPES}
         self._phones: dict[str, list[_Phone]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -188,6 +190,15 @@ class PhoneServer:
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         self._thread = None
+
+    def queued(self) -> list[int]:
+        """How many replies wait for each open socket now (read from any thread: a glance, for the tests)."""
+        for _ in range(10):
+            try:
+                return [len(p.replies) for phones in list(self._phones.values()) for p in list(phones)]
+            except RuntimeError:  # changed meanwhile by the server's thread: look again
+                continue
+        return []
 
     def _why(self, error: BaseException) -> str:
         where = f"{self.host}:{self.port}"
@@ -394,6 +405,7 @@ class PhoneServer:
             await self._read(phone, request)
         finally:
             writer.cancel()
+            self.dropped += phone.dropped
             if phone in others:
                 others.remove(phone)
             if self.hub.seat_of(token) == seat:  # a freed seat's count was already reset by the hub
@@ -423,6 +435,7 @@ class PhoneServer:
                 phone.queue(self._act(phone.seat, message))
             else:
                 phone.queue(_reply({}, "message incompris : attendu un objet JSON"))
+            self.most_queued = max(self.most_queued, len(phone.replies))
 
     async def _write(self, phone: _Phone) -> None:
         """Sends a phone its replies and, whenever it changed, its seat's whole screen."""
