@@ -75,6 +75,7 @@ def rss_kib(field: str = "VmRSS") -> int:
     return 0
 
 
+PACE_S = 0.1  # between two rounds: a table asks far less often, and a phone's rate (20 a second) is a table's
 INTRUDER = "Intrus"  # the attacked run's 21st seat: a player whose phone floods
 
 
@@ -104,12 +105,17 @@ def serve(phones: int, rounds: int, attack: bool) -> None:
     def game() -> None:
         sys.stdin.readline()  # « go »: every phone is there (and the attack under way)
         for _ in range(rounds):
+            time.sleep(PACE_S)
             asked = hub.ask(dict.fromkeys(seats, question))  # the intruder too: his seat is at the table
             got: set[str] = set()
             while len(got) < phones:
                 answers = hub.wait(10)
                 if not answers:
-                    say(error="no answer in 10 s")
+                    missing = sorted(set(honest) - got)
+                    say(
+                        error=f"no answer in 10 s from {missing}; connected: {len(hub.connected())}, "
+                        f"dropped: {server.dropped}"
+                    )
                     return
                 got |= {a.seat for a in answers if a.asked == asked[a.seat] and a.seat != INTRUDER}
             waited = time.monotonic()
