@@ -324,7 +324,8 @@ def _parse(path: Path, data: bytes, before_line: int | None) -> Reading:
             check(header)
         except EventError as exc:
             if keep > 1 or not tail:  # a whole header refused: nothing before it to resume from
-                raise JournalError(f"{path}:1: en-tête refusé : {exc}") from None
+                problem = str(exc).removeprefix("« game » : ")  # line 1 is the header: said once
+                raise JournalError(f"{path}:1: en-tête refusé : {problem}") from None
             unreadable(1, exc)
             header = None  # a lone header line, cut
     if header is None:
