@@ -274,7 +274,10 @@ class PhoneServer:
             except asyncio.TimeoutError:
                 raise _Refused(408) from None
         except _Refused as refused:
-            return _error(refused.status, refused.message)
+            response = _error(refused.status, refused.message)
+            if refused.status in (408, 429):  # a client over its rate (or too slow) opens a new connection to
+                response.force_close()  # go on: its pipelined requests are not all answered one by one
+            return response
         except web.HTTPException as http:
             return _error(http.status, STATUS_MESSAGES.get(http.status, "requête refusée"))
         except Exception:  # a bug of ours: the phone gets a sentence, the log the details
