@@ -22,7 +22,9 @@ from narrator.app import startup
 from narrator.table.bounds import refusal
 from narrator.table.journal import JournalError, read_journal
 from narrator.table.settings import Settings, load_settings
+from narrator.voice.errors import VoiceError
 from narrator.voice.playback import portaudio_reason
+from narrator.voice.wavfile import read_wav
 
 JOURNALS = Path(__file__).parent / "journals"
 OLD = JOURNALS / "poudlard-vote-v3.jsonl"  # a stopped poudlard game: its header is edited below
@@ -91,6 +93,18 @@ def test_resolve_and_check_refuse_a_named_pipe_instead_of_waiting(tmp_path, comm
     assert done.stderr == (
         f"narrator: {fifo} : lecture impossible (ce n'est pas un fichier ordinaire : un tube ou un périphérique)\n"
     )
+
+
+def test_resume_and_a_recorded_line_refuse_a_named_pipe(state) -> None:
+    fifo = state / "partie.jsonl"
+    os.mkfifo(fifo)
+    run = run_cli(["resume", str(fifo), "--no-wait"])
+    assert run.code == 2 and run.out == (
+        f"narrator: {fifo} : journal impossible à rouvrir (ce n'est pas un fichier ordinaire : un tube ou un "
+        "périphérique)\n"
+    )
+    with pytest.raises(VoiceError, match="ce n'est pas un fichier ordinaire"):
+        read_wav(fifo)
 
 
 # -- the journal's header ---------------------------------------------------------------------------
