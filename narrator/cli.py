@@ -395,10 +395,11 @@ def _resolve(args: argparse.Namespace) -> int:
     from narrator.app.family import resolve_record
     from narrator.app.resolve import resolve_stream
     from narrator.records import InputError
+    from narrator.resources import open_regular
 
     name = args.file
     try:
-        stream = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed below)
+        stream = sys.stdin.buffer if name == "-" else open_regular(name)  # a FIFO or a device: refused
     except FileNotFoundError:
         raise BadInput(f"{name} : fichier introuvable") from None
     except IsADirectoryError:

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO, cast
 
 import yaml
 
-from narrator.script.marks import MAX_DEPTH, MAX_VALUES, french
+from narrator.script.marks import MAX_DEPTH, MAX_VALUES, french, shown_value
 
 MAX_DOCUMENT_BYTES = 64 * 2**20  # a YAML or JSON document; a longer list is written as JSON Lines
 MAX_LINE_BYTES = 2**20  # one record of a JSON Lines file
@@ -346,7 +346,7 @@ class _Builder:
             return construct(_SCALARS, node)
         except (yaml.constructor.ConstructorError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
             raise self.fail(
-                event, f"valeur illisible pour l'étiquette {tag.rsplit(':', 1)[-1]} : {event.value!r}"
+                event, f"valeur illisible pour l'étiquette {tag.rsplit(':', 1)[-1]} : {shown_value(event.value)}"
             ) from None
 
 

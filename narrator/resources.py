@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
+from typing import BinaryIO
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -35,9 +37,30 @@ def user_folder(variable: str, under_home: str) -> Path:
 MAX_TEXT_BYTES = 16 * 2**20  # a script, a voice profile, an answer script: a few kB; /dev/zero stops here
 
 
+NOT_REGULAR = "ce n'est pas un fichier ordinaire : un tube ou un périphérique"
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """A file opened for reading, once it is known to be a regular file: a named pipe nobody writes to
+    would make the reader wait forever, a device (/dev/zero) never ends. `OSError` (French) otherwise."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, without a writer
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_bounded(path: str | Path, limit: int = MAX_TEXT_BYTES) -> bytes:
-    """A small file's bytes; an `OSError` (French) past `limit` rather than memory without end."""
-    with open(path, "rb") as stream:
+    """A small regular file's bytes; an `OSError` (French) past `limit` rather than memory without end,
+    and for anything but a regular file (open_regular)."""
+    with open_regular(path) as stream:
         data = stream.read(limit + 1)
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"plus de {limit // 2**20} Mo : trop grand", str(path))

@@ -487,7 +487,8 @@ def test_a_header_edited_into_a_table_the_game_refuses_is_refused(games, state) 
     assert (
         run.code == 2
         and run.out
-        == f"narrator: {path} : en-tête de journal refusé : --roles : attendu : 4 cartes pour 1 joueurs (joueurs + 3) ; trouvé : 7\n"
+        # line 1, by the header's key: the user resuming typed no --roles
+        == f"narrator: {path}:1: en-tête de journal refusé : « in_play » : attendu : 4 cartes pour 1 joueurs (joueurs + 3) ; trouvé : 7\n"
     )
 
 

@@ -89,7 +89,7 @@ def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browse
     ben.join("Ben")
     _clean(ben)
 
-    asked = hub.ask({"Ben": Question(Form.ONE, "Qui regardez-vous ?", NAMES)})
+    asked = hub.ask({"Ben": Question(Form.ONE, "Qui regardez-vous ?", NAMES)})["Ben"]
     ben.wait_question("Qui regardez-vous ?")
     _clean(ben)
     ben.press("Valider")  # nothing chosen: the page says so and sends nothing
@@ -227,7 +227,7 @@ def test_valider_with_nothing_ticked_sends_nothing_and_says_why(browser, table) 
     hub, url, _ = table
     phone = browser.phone(url)
     phone.join("Ana")
-    asked = hub.ask({"Ana": Question(Form.ONE, "Qui regardez-vous ?", (Choice("Ben", "Ben"),), optional=True)})
+    asked = hub.ask({"Ana": Question(Form.ONE, "Qui regardez-vous ?", (Choice("Ben", "Ben"),), optional=True)})["Ana"]
     phone.question()
     phone.press("Valider")
     assert "Rien n'est coché" in phone.refusal()

@@ -42,7 +42,7 @@ class Table:
         self.hub.deal(CARDS)
         for seat, text in TOLD.items():
             self.hub.tell(seat, text)
-        self.asked = self.hub.ask({p: WHO for p in PLAYERS})
+        self.asked = self.hub.ask({p: WHO for p in PLAYERS})["Ana"]  # each seat numbers its own: 1 for all
         self.hub.ballots(True)  # the day's vote is being collected: a ballot is refused only for what it is
         self.server = PhoneServer(self.hub, rate=rate)
         self.server.start()

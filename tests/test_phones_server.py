@@ -111,7 +111,7 @@ async def _first_screen_then_a_question(hub: Hub, phone: Phone) -> None:
         screen = await ws.next()
         assert screen["seat"] == "Ana" and screen["card"]["name"] == "Voyante" and screen["question"] is None
         assert screen["players"] == list(PLAYERS)
-        asked = await asyncio.to_thread(hub.ask, {"Ana": WHO, "Ben": WHO})
+        asked = (await asyncio.to_thread(hub.ask, {"Ana": WHO, "Ben": WHO}))["Ana"]
         screen = await ws.next()
         assert screen["question"] == {
             "asked": asked,
@@ -149,14 +149,17 @@ def test_a_decoy_question_is_sent_exactly_like_a_real_one(server: PhoneServer, h
     asked = hub.ask({"Ana": WHO, "Ben": Question(WHO.form, WHO.text, WHO.choices, decoy=True)})
     seen = [p.call("GET", "/api/screen").json()["screen"]["question"] for p in (real, decoy)]
     assert seen[0] == seen[1] and "decoy" not in str(seen)
-    assert decoy.call("POST", "/api/answer", {"asked": asked, "value": "Ben"}).json() == {"type": "reply", "ok": True}
+    assert decoy.call("POST", "/api/answer", {"asked": asked["Ben"], "value": "Ben"}).json() == {
+        "type": "reply",
+        "ok": True,
+    }
     assert [(a.seat, a.decoy) for a in hub.wait(1)] == [("Ben", True)]
 
 
 def test_answers_by_post_say_why_they_are_refused(server: PhoneServer, hub: Hub) -> None:
     phone = Phone(server.port)
     phone.claim("Cleo")
-    asked = hub.ask({"Cleo": Question(Form.PAIR, "Les deux amoureux ?", tuple(Choice(p, p) for p in PLAYERS))})
+    asked = hub.ask({"Cleo": Question(Form.PAIR, "Les deux amoureux ?", tuple(Choice(p, p) for p in PLAYERS))})["Cleo"]
     refused = phone.call("POST", "/api/answer", {"asked": asked, "value": ["Ana"]})
     assert (refused.status, refused.json()["error"]) == (409, "attendu : 2 choix")
     assert phone.call("POST", "/api/answer", {"value": ["Ana"]}).json()["error"] == "attendu : « asked » et « value »"

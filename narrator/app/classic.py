@@ -38,6 +38,7 @@ from narrator.script.classic.narration import load_narration, load_narration_scr
 from narrator.script.classic.script import GAME, load_classic, load_classic_script
 from narrator.script.games import CLASSIC
 from narrator.script.prompts import load_phone_prompts
+from narrator.table.bounds import refusal
 from narrator.table.classic.operator import KeyboardOperator, Operator
 from narrator.table.classic.phones import PhoneOperator
 from narrator.table.classic.session import ClassicSession
@@ -155,8 +156,8 @@ class Classic:
             raise SetupError(f"--scenario : {GAME} n'a pas de scénario tout prêt ; donnez --roles")
         options = {"captain": True} if asked.captain else None
         record = check_deal(asked.players, asked.roles, options, asked.extra, asked.groups)
-        if asked.minutes is not None and not 1 <= asked.minutes <= 60:
-            raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {asked.minutes}")
+        if asked.minutes is not None and (problem := refusal("minutes", asked.minutes)):
+            raise SetupError(f"--minutes : {problem}")
         return ClassicTable(record, asked.minutes)
 
     def play(self, game: str, asked: TableRequest, options: Options, journal_path: str | None) -> int:

@@ -151,6 +151,21 @@ def resolve_record(raw: object) -> dict:
     return FAMILIES[name].resolve(raw)
 
 
+# what the start-up's refusals name (an option) is a key of the header when a resume reads it
+_HEADER_KEYS = {"--players": "players", "--minutes": "minutes", "--extra": "extra", "--groups": "groups"}
+
+
+def header_words(problem: str, header: Mapping[str, object]) -> str:
+    """A table's refusal said of the journal's header: « « in_play » : … », not « --roles : … », which the
+    user resuming never typed."""
+    option, sep, rest = problem.partition(" : ")
+    if not sep or not option.startswith("--"):
+        return problem
+    cards = "in_play" if header.get("in_play") is not None else "deal"
+    key = _HEADER_KEYS.get(option, cards if option in ("--roles", "--scenario") else None)
+    return f"« {key} » : {rest}" if key else rest
+
+
 def resume(journal_path: str | None, options: Options, before_line: int | None = None) -> int:
     """A game the journal says did not end, from where it stopped (a « stop » included)."""
     try:
@@ -173,7 +188,7 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
         try:
             table = FAMILIES[header["family"]].from_header(header)
         except SetupError as exc:
-            raise SetupError(f"{path} : en-tête de journal refusé : {exc}") from None
+            raise SetupError(f"{path}:1: en-tête de journal refusé : {header_words(str(exc), header)}") from None
     except BaseException:
         journal.close_quietly()
         raise

@@ -7,6 +7,7 @@ turns any problem on the way into one French sentence with the journal kept.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -354,10 +355,21 @@ def host_arguments(
 def write_record(journal: Journal, record: Mapping[str, object]) -> None:
     """A game that ended, as a record beside its journal (`….record.yaml`) that `narrator resolve` plays."""
     out = journal.path.with_suffix(".record.yaml")
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the deal in clear: the owner's only
-    os.fchmod(fd, 0o600)  # a record written before, with another mode, is narrowed too
-    with open(fd, "w", encoding="utf-8") as file:
-        file.write(yaml.safe_dump(dict(record), allow_unicode=True, sort_keys=False))
+    part = out.with_name(out.name + ".partiel")  # written whole, then renamed: never half a record
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the deal in clear: the owner's only
+        os.fchmod(fd, 0o600)  # a record written before, with another mode, is narrowed too
+        with open(fd, "w", encoding="utf-8") as file:
+            file.write(yaml.safe_dump(dict(record), allow_unicode=True, sort_keys=False))
+        os.replace(part, out)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            part.unlink()
+        # the game is over (its journal says so: a resume would answer « déjà terminée »), not kept to resume
+        raise SetupError(
+            f"{out} : écriture impossible ({french_reason(exc)}) ; la partie est finie, son journal "
+            f"{journal.path} la garde entière, mais son enregistrement n'est pas écrit"
+        ) from None
     print(f"La partie, en enregistrement pour « narrator resolve » : {out}", file=sys.stderr)
 
 

@@ -31,6 +31,7 @@ from narrator.voice.errors import NoSoundCard, VoiceError
 from narrator.voice.loudness import Leveller, loudness, peak_gain_db, scale
 from narrator.voice.pack import PROFILE_FILE, Pack, check, is_pack, load_pack, save_line, save_manifest
 from narrator.voice.pcm import SAMPLE_RATE, trim
+from narrator.voice.playback import portaudio_reason
 from narrator.voice.profile import Profile, find_profile
 
 BLOCK_S = 0.02  # the microphone's blocks: speech and silence are judged block by block
@@ -89,7 +90,7 @@ class SoundDeviceMicrophone:
             )
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
-            raise NoSoundCard(f"pas de micro utilisable ({exc})") from None
+            raise NoSoundCard(f"pas de micro utilisable ({portaudio_reason(exc)})") from None
 
     def _heard(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if self._listening:

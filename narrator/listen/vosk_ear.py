@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from narrator.voice.playback import portaudio_reason
+
 from .ear import Ear, Heard, ListenError, NoMicrophone
 from .endpoint import Complete, EndPoint
 from .model import NameProblem, check_names, find_model, load_model, normalize
@@ -134,7 +136,7 @@ class VoskEar:
             self.rate = float(self._stream.samplerate)  # the true rate: vosk resamples what it is told
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
-            raise NoMicrophone(f"aucune entrée audio : {exc}") from None
+            raise NoMicrophone(f"aucune entrée audio : {portaudio_reason(exc)}") from None
         # Some inputs take their time to deliver the first block (PulseAudio: about 2 s the
         # first time): wait once here, not in the first listening turn.
         deadline = time.monotonic() + STALL_S * 2

@@ -5,6 +5,9 @@ the web server (server.py, another thread) shows each phone its seat's screen an
 answers in. Everything goes through this one object under one lock, so what a phone is shown is
 always one seat's whole screen: a seat's secrets are kept in its own `Screen` and nowhere else.
 
+Nothing a phone is sent depends on another seat: each seat numbers its own questions (one counter for
+all would jump on a phone when another seat got a question of its own, and tell it so).
+
 Tokens: one unguessable token per seat (`secrets`), new for each game, handed to the first phone
 that claims the seat and to no one else until the table frees that seat.
 """
@@ -49,7 +52,9 @@ class Hub:
         self._answers: list[Answer] = []
         self._lines: list[tuple[str, str]] = []  # (seat, words) typed on a phone for the table's ear
         self._voting = False  # whether the table is collecting a vote: a phone's ballot is taken only then
-        self._asked = 0
+        self._asked = dict.fromkeys(self.seats, 0)  # each seat's own question numbers
+        self._news = 0  # how many times a phone arrived, a seat was claimed or freed, or a phone sent words
+        self._news_seen = 0  # `_news` when `wait_for_arrival` last returned
         self._lock = threading.Condition()
         self._watchers: list[Watcher] = []
 
@@ -72,6 +77,7 @@ class Hub:
                 return None
             self._claimed.add(seat)
             self._claims.append(seat)
+            self._news += 1
             self._lock.notify_all()
             return self._tokens[seat]
 
@@ -94,6 +100,8 @@ class Hub:
             self._claimed.discard(seat)
             self._claims = [s for s in self._claims if s != seat]
             self._connected.pop(seat, None)
+            self._news += 1
+            self._lock.notify_all()
         self._changed({seat})
         return token
 
@@ -114,6 +122,7 @@ class Hub:
             count = self._connected.get(seat, 0) + (1 if on else -1)
             if on and count == 1:
                 self._arrivals.append(seat)
+                self._news += 1
             if count > 0:
                 self._connected[seat] = count
             else:
@@ -130,11 +139,15 @@ class Hub:
             arrived, self._arrivals = self._arrivals, []
             return arrived
 
-    def wait_for_arrival(self, timeout: float) -> None:
-        """Up to `timeout` seconds, until a phone arrives, a seat is claimed or a phone sends words."""
+    def wait_for_arrival(self, timeout: float) -> bool:
+        """Up to `timeout` seconds, until a phone arrives, a seat is claimed or freed, or a phone sends
+        words since this last returned: news wakes it once, whether or not anyone read it meanwhile (a
+        wait that returned while unread news stayed would return at once, again and again). Whether news
+        came."""
         with self._lock:
-            if not (self._arrivals or self._claims or self._lines):
-                self._lock.wait(timeout)
+            news = self._lock.wait_for(lambda: self._news != self._news_seen, timeout)
+            self._news_seen = self._news
+            return news
 
     # -- what the game puts on the screens --------------------------------------------------
 
@@ -144,14 +157,16 @@ class Hub:
                 self._screens[seat] = replace(self._screens[seat], card=card)
         self._changed(set(cards))
 
-    def ask(self, questions: Mapping[str, Question]) -> int:
-        """Show each of these seats its question (the others keep theirs); the number answers carry."""
+    def ask(self, questions: Mapping[str, Question]) -> dict[str, int]:
+        """Show each of these seats its question (the others keep theirs); each seat's number of it, which
+        its answer carries (each seat counts its own questions)."""
+        asked: dict[str, int] = {}
         with self._lock:
-            self._asked += 1
             for seat, question in questions.items():
-                self._screens[seat] = replace(self._screens[seat], question=question, asked=self._asked, answered=False)
+                self._asked[seat] += 1
+                asked[seat] = self._asked[seat]
+                self._screens[seat] = replace(self._screens[seat], question=question, asked=asked[seat], answered=False)
             self._answers = [a for a in self._answers if a.seat not in questions]
-            asked = self._asked
         self._changed(set(questions))
         return asked
 
@@ -235,6 +250,7 @@ class Hub:
             if not self._voting:
                 return "aucun vote n'est ouvert pour l'instant"
             self._lines.append((seat, words))
+            self._news += 1
             self._lock.notify_all()
         return None
 

@@ -8,7 +8,12 @@ nothing a server sends to a seat is built from anything but that seat's own `Scr
 The players at the table are the threat, on a LAN without TLS: every request's Host must name this
 server (no DNS rebinding), every state-changing request and WebSocket comes from its own pages
 (Origin), bodies and messages are small, each client has a rate, and every refusal is a French
-JSON error with its status, never a traceback.
+JSON error with its status, never a traceback (aiohttp's own parser errors included: connection.py).
+One player cannot slow the others down: a phone's queue of replies is bounded and a phone that does
+not read them is dropped (it reconnects like any phone), a flooding socket is read no faster than its
+rate and told so once per window, idle and half-sent requests time out, and the connections are
+capped per client address and in all (connection.py). The game's thread never waits on a socket: it
+only marks the seats whose screens changed.
 
     GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
     POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
@@ -29,6 +34,8 @@ import ipaddress
 import json
 import logging
 import threading
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +45,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from yarl import URL
 
 from narrator.phones import PhoneError
+from narrator.phones.connection import SECURITY_HEADERS, STATUS_MESSAGES, Gate, Runner, begun, error_body
 from narrator.phones.hub import Hub
 from narrator.phones.limits import Buckets, Rate
 from narrator.phones.screen_json import screen_json
@@ -52,33 +60,13 @@ MAX_TOKEN = 200  # characters: a cookie longer than any token is not looked up
 PHONES_PER_SEAT = 3  # open WebSockets per seat; a fourth closes the oldest (a phone that came back)
 SEAT_FREED = 4001  # WebSocket close code: this phone's token no longer holds the seat
 GAME_OVER = 4002  # WebSocket close code: the game is over, the page stops reconnecting
+QUEUED = 32  # replies waiting for one socket: a phone that lets more pile up is not reading, it is dropped
+SEND_S = 10.0  # a send to a phone that takes longer (its socket full: it does not read) drops it
+REFUSAL_S = 1.0  # a socket over its rate is told so once in this window, however much it sends
+REQUEST_S = 10.0  # a request (not a socket) whose body is not in, or not answered, by then gets a 408
 PAGES = Path(__file__).resolve().parent / "pages"
 NAMES = ("localhost", "narrateur.local")  # besides any IP address, the names a phone may use
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-    "Cache-Control": "no-store",  # a seat's page must not outlive its holder on a shared phone
-    "Server": "narrateur",
-}
-STATUS_MESSAGES = {
-    400: "requête incomprise",
-    401: "aucune place : prenez d'abord une place",
-    403: "origine refusée",
-    404: "page inconnue",
-    405: "méthode non permise ici",
-    413: "requête trop grande",
-    415: "attendu : du JSON",
-    429: "trop de requêtes : attendez un peu",
-}
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 log = logging.getLogger(__name__)
@@ -105,9 +93,28 @@ class _Phone:
     ws: web.WebSocketResponse
     seat: str
     token: str
+    transport: asyncio.BaseTransport | None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     stale: bool = True  # the screen changed since it was last sent
-    replies: list[dict[str, Any]] = field(default_factory=list)
+    replies: deque[dict[str, Any]] = field(default_factory=deque)  # never more than QUEUED
+    refused_at: float = -REFUSAL_S  # when it was last told it sends too much (time.monotonic)
+    dropped: bool = False
+
+    def queue(self, reply: dict[str, Any]) -> None:
+        """A reply to send; a phone whose replies pile up does not read: it is dropped."""
+        if len(self.replies) >= QUEUED:
+            self.drop()
+            return
+        self.replies.append(reply)
+        self.wake.set()
+
+    def drop(self) -> None:
+        """Cut the connection at once (no closing handshake to wait for): the page reconnects by itself."""
+        self.dropped = True
+        self.replies.clear()
+        if isinstance(self.transport, asyncio.Transport):
+            self.transport.abort()
+        self.wake.set()
 
 
 class PhoneServer:
@@ -127,6 +134,9 @@ class PhoneServer:
         self.port = port
         self.names = {*NAMES, *(n.lower() for n in names)}  # host names a phone may use (mDNS, the LAN's)
         self._buckets = Buckets(rate or Rate())
+        self.gate = Gate()  # the open connections, per client address and in all
+        self.dropped = 0  # phones cut for not reading what they were sent
+        self.most_queued = 0  # the most replies that ever waited for one phone (never more than QUEUED)
         self._pages = {p.name: p for p in PAGES.iterdir() if p.suffix in CONTENT_TYPES}
         self._phones: dict[str, list[_Phone]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -181,6 +191,15 @@ class PhoneServer:
         thread.join()
         self._thread = None
 
+    def queued(self) -> list[int]:
+        """How many replies wait for each open socket now (read from any thread: a glance, for the tests)."""
+        for _ in range(10):
+            try:
+                return [len(p.replies) for phones in list(self._phones.values()) for p in list(phones)]
+            except RuntimeError:  # changed meanwhile by the server's thread: look again
+                continue
+        return []
+
     def _why(self, error: BaseException) -> str:
         where = f"{self.host}:{self.port}"
         if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
@@ -209,7 +228,7 @@ class PhoneServer:
                 web.get("/favicon.ico", _no_icon),
             ]
         )
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        self._runner = Runner(app, self.gate, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
@@ -238,17 +257,27 @@ class PhoneServer:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         try:
+            begun(request)
             self._check_host(request)
             if not self._buckets.allow(self._client(request)):
                 raise _Refused(429)
-            changes = request.method != "GET" or request.headers.get("Upgrade", "").lower() == "websocket"
+            socket = request.headers.get("Upgrade", "").lower() == "websocket"
+            changes = request.method != "GET" or socket
             if changes and request.headers.get("Origin") != f"http://{request.host}":
                 raise _Refused(403)
             if (request.content_length or 0) > MAX_BODY:
                 raise _Refused(413)
-            return await handler(request)
+            if socket:
+                return await handler(request)
+            try:  # a body sent a byte at a time holds nothing for long
+                return await asyncio.wait_for(handler(request), REQUEST_S)
+            except asyncio.TimeoutError:
+                raise _Refused(408) from None
         except _Refused as refused:
-            return _error(refused.status, refused.message)
+            response = _error(refused.status, refused.message)
+            if refused.status in (408, 429):  # a client over its rate (or too slow) opens a new connection to
+                response.force_close()  # go on: its pipelined requests are not all answered one by one
+            return response
         except web.HTTPException as http:
             return _error(http.status, STATUS_MESSAGES.get(http.status, "requête refusée"))
         except Exception:  # a bug of ours: the phone gets a sentence, the log the details
@@ -362,11 +391,16 @@ class PhoneServer:
         token = request.cookies[COOKIE]
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0, timeout=1.0, compress=False)
         await ws.prepare(request)
-        phone = _Phone(ws, seat, token)
+        phone = _Phone(ws, seat, token, request.transport)
         others = self._phones.setdefault(seat, [])
         others.append(phone)
         while len(others) > PHONES_PER_SEAT:
-            await others.pop(0).ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"trop de connexions")
+            oldest = others.pop(0)
+            with contextlib.suppress(asyncio.TimeoutError):  # a phone that does not read is cut instead
+                await asyncio.wait_for(
+                    oldest.ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"trop de connexions"), SEND_S
+                )
+            oldest.drop() if not oldest.ws.closed else None
         self.hub.connect(seat, True)
         phone.wake.set()
         writer = asyncio.ensure_future(self._write(phone))
@@ -374,6 +408,7 @@ class PhoneServer:
             await self._read(phone, request)
         finally:
             writer.cancel()
+            self.dropped += phone.dropped
             if phone in others:
                 others.remove(phone)
             if self.hub.seat_of(token) == seat:  # a freed seat's count was already reset by the hub
@@ -382,22 +417,28 @@ class PhoneServer:
 
     async def _read(self, phone: _Phone, request: web.Request) -> None:
         async for msg in phone.ws:
-            if self.hub.seat_of(phone.token) != phone.seat:
+            if self.hub.seat_of(phone.token) != phone.seat or phone.dropped:
                 break
             if msg.type is not WSMsgType.TEXT:
                 continue
             if not self._buckets.allow(f"seat:{phone.seat}"):
-                phone.replies.append(_reply({}, STATUS_MESSAGES[429]))
+                now = time.monotonic()
+                if now - phone.refused_at >= REFUSAL_S:  # told once a window, not once a message
+                    phone.refused_at = now
+                    phone.queue(_reply({}, STATUS_MESSAGES[429]))
+                # read no faster than the rate: what it sends meanwhile waits in its own socket's buffers
+                # (aiohttp stops reading a full one), not in this server's memory or time
+                await asyncio.sleep(1 / self._buckets.rate.per_second)
+                continue
+            try:
+                message = _loads(msg.data)
+            except ValueError:
+                message = None
+            if isinstance(message, dict):
+                phone.queue(self._act(phone.seat, message))
             else:
-                try:
-                    message = _loads(msg.data)
-                except ValueError:
-                    message = None
-                if isinstance(message, dict):
-                    phone.replies.append(self._act(phone.seat, message))
-                else:
-                    phone.replies.append(_reply({}, "message incompris : attendu un objet JSON"))
-            phone.wake.set()
+                phone.queue(_reply({}, "message incompris : attendu un objet JSON"))
+            self.most_queued = max(self.most_queued, len(phone.replies))
 
     async def _write(self, phone: _Phone) -> None:
         """Sends a phone its replies and, whenever it changed, its seat's whole screen."""
@@ -408,12 +449,21 @@ class PhoneServer:
                 if self.hub.seat_of(phone.token) != phone.seat:
                     await phone.ws.close(code=SEAT_FREED, message=b"place liberee")
                     return
-                replies, phone.replies = phone.replies, []
-                for reply in replies:
-                    await phone.ws.send_str(_dumps(reply))
+                if phone.dropped:
+                    return
+                while phone.replies:
+                    await self._send(phone, phone.replies.popleft())
                 if phone.stale:
                     phone.stale = False
-                    await phone.ws.send_str(_dumps(self._screen_json(phone.seat)))
+                    await self._send(phone, self._screen_json(phone.seat))
+
+    async def _send(self, phone: _Phone, data: dict[str, Any]) -> None:
+        """One message; a phone that has not taken it within SEND_S (its socket full) is dropped."""
+        try:
+            await asyncio.wait_for(phone.ws.send_str(_dumps(data)), SEND_S)
+        except asyncio.TimeoutError:
+            phone.drop()
+            raise ConnectionError("phone not reading") from None
 
     def _changed(self, seats: frozenset[str]) -> None:
         """The hub's watcher (any thread): these seats' phones are sent their screens again."""
@@ -473,7 +523,7 @@ def _reply(message: dict[str, Any], problem: str | None) -> dict[str, Any]:
 
 
 def _error(status: int, message: str) -> web.Response:
-    return _json({"error": message}, status=status)
+    return web.Response(status=status, body=error_body(message), content_type="application/json", charset="utf-8")
 
 
 def _dumps(data: object) -> str:

@@ -22,6 +22,15 @@ MAX_VALUES = 100_000  # values once aliases are expanded (a "billion laughs" sto
 _ONE_LINE = str.maketrans({c: repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"})
 _MERGE = "tag:yaml.org,2002:merge"
 
+SHOWN = 60  # characters of a value a message quotes: a 100,000-digit number is not printed whole
+
+
+def shown_value(value: str) -> str:
+    """A value as a message quotes it: whole when short, else its start and its length."""
+    if len(value) <= SHOWN:
+        return repr(value)
+    return f"{value[:SHOWN]!r}… ({len(value)} caractères)"
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -282,5 +291,6 @@ class _Builder:
         except (ValueError, TypeError, KeyError, AttributeError, OverflowError):
             # an explicit tag on a value it cannot build (!!int abc, !!bool peut-être), or a date
             # that does not exist (2020-13-45): PyYAML raises whatever its conversion raised
-            self.fail(node, path, f"valeur illisible pour l'étiquette {node.tag.rsplit(':', 1)[-1]} : {node.value!r}")
+            tag = node.tag.rsplit(":", 1)[-1]
+            self.fail(node, path, f"valeur illisible pour l'étiquette {tag} : {shown_value(node.value)}")
         return None

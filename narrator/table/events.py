@@ -29,6 +29,7 @@ from typing import Any, ClassVar, TypeGuard, TypeVar, Union
 from narrator.listen.commands import Command
 from narrator.rules.phase import KINDS, PhaseId
 from narrator.script.games import CLASSIC, family_of
+from narrator.table.bounds import refusal
 
 # 1: before the events were typed; 2: the header says its `family`, `cards` or `deal`; 3: one ballot
 # shape, one debate end, the phase as data, the header's `in_play`; 4: the players' phones (the header's
@@ -78,6 +79,16 @@ def event(kind: str) -> Callable[[E], E]:
 # -- the header ----------------------------------------------------------------------------------
 
 
+def journaled_voice_ok(voice: str) -> bool:
+    """A header's voice is what the start-up journals: a shipped profile's name, or the absolute path of a
+    profile file or a pack folder; never a relative path out of the folder the resume is run from."""
+    if not voice or "\x00" in voice:
+        return False
+    if "/" not in voice:
+        return not voice.startswith(".")
+    return voice.startswith("/") and ".." not in voice.split("/")
+
+
 @dataclass(frozen=True)
 class Phones:
     """The players' phones of a game: the server's port and each seat's secret token, so that a resumed
@@ -119,6 +130,11 @@ class Game(Event):
             return "« players » : attendu : des noms, chacun une fois"
         if self.phones is not None and set(self.phones.tokens) != set(self.players):
             return "« phones » : attendu : un jeton par joueur"
+        if self.minutes is not None and (problem := refusal("minutes", self.minutes)):
+            return f"« minutes » : {problem}"  # the range `play` gives --minutes
+        if not journaled_voice_ok(self.voice):
+            wanted = "le nom d'un profil fourni ou le chemin absolu d'un profil"
+            return f"« voice » : attendu : {wanted} ; trouvé : {self.voice!r}"
         if self.family == "onenight":
             if self.in_play is None or self.options is not None:
                 return "« onenight » : attendu : « in_play », sans « options »"

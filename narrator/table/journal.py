@@ -27,13 +27,14 @@ import hashlib
 import json
 import math
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from narrator.resources import french_reason, user_folder
+from narrator.resources import NOT_REGULAR, french_reason, open_regular, user_folder
 from narrator.table.events import VERSION, Event, EventError, Outcome, Tick, check, migrate, to_json
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
@@ -148,7 +149,11 @@ class Journal:
         in a side file; an older version is rewritten in this one."""
         path = Path(path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_NONBLOCK)  # a FIFO opens at once: refused below
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
+            os.set_blocking(fd, True)
         except OSError as exc:
             raise _failed(path, "journal impossible à rouvrir", exc) from None
         _lock(fd, path)
@@ -236,7 +241,8 @@ def read_journal(path: Path, before_line: int | None = None) -> tuple[dict, list
     """(header, events, warnings), the file left as it is; a cut last line is left out with a warning."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with open_regular(path) as stream:  # a named pipe or a device is refused, not waited on
+            data = stream.read()
     except OSError as exc:
         raise _failed(path, "journal illisible", exc) from None
     reading = _parse(path, data, before_line)
@@ -323,6 +329,9 @@ def _parse(path: Path, data: bytes, before_line: int | None) -> Reading:
         try:
             check(header)
         except EventError as exc:
+            if keep > 1 or not tail:  # a whole header refused: nothing before it to resume from
+                problem = str(exc).removeprefix("« game » : ")  # line 1 is the header: said once
+                raise JournalError(f"{path}:1: en-tête refusé : {problem}") from None
             unreadable(1, exc)
             header = None  # a lone header line, cut
     if header is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
@@ -12,11 +11,11 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 import numpy as np
 import yaml
 
-from narrator.resources import user_folder
+from narrator.resources import french_reason, read_bounded, user_folder
+from narrator.table.bounds import refusal
 from narrator.voice import Profile, Renderer
 from narrator.voice.bed import LEVEL_RANGE_LU, LEVEL_STEP_LU
 from narrator.voice.loudness import volume_db
-from narrator.voice.profile import RATE_RANGE
 
 if TYPE_CHECKING:
     from narrator.table.voice import Voice
@@ -126,13 +125,9 @@ class Tuner:
                 bed.follow_voice(volume_db(profile.volume))
 
 
-# what settings.yaml may hold: a value out of these (edited by hand, NaN…) is left out, and said
-RANGES = {
-    "rate": (RATE_RANGE[0], RATE_RANGE[1]),
-    "volume": (0.01, 1.0),
-    "wait_multiplier": (0.1, 10.0),
-    "music_level": (LEVEL_RANGE_LU[0], LEVEL_RANGE_LU[1]),
-}
+# what settings.yaml may hold, in the table's one set of ranges (bounds.py): a value out of them (edited by
+# hand, NaN…) is left out, and said
+SETTINGS = ("rate", "volume", "wait_multiplier", "music_level")
 
 
 _WARNED: set[tuple[Path, str]] = set()
@@ -142,30 +137,45 @@ def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Set
     """The saved settings; none saved (or unreadable) gives the defaults, and a value out of its range
     is left out with one French line on `notice` (stderr): a table never fails on them."""
     path = path or settings_path()
+    out = notice if notice is not None else sys.stderr
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
+        data = yaml.safe_load(read_bounded(path).decode("utf-8")) or {}
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
+        # unreadable, not UTF-8, not YAML, or a number too long for Python (ValueError): the defaults
+        if (path, "") not in _WARNED:
+            _WARNED.add((path, ""))
+            print(f"{path} : réglages ignorés ({_unreadable(exc)}) ; les réglages par défaut s'appliquent", file=out)
         return Settings()
     if not isinstance(data, dict):
         return Settings()
     data = cast(dict[str, Any], data)
     known: dict = {}
-    for name, (low, high) in RANGES.items():
+    for name in SETTINGS:
         if name not in data:
             continue
         value = data[name]
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if number and math.isfinite(value) and low <= value <= high:
+        problem = refusal(name, value)
+        if problem is None:
             known[name] = int(value) if name == "rate" else float(value)
         elif (path, name) not in _WARNED:  # said once, though the start-up reads the file more than once
             _WARNED.add((path, name))
-            print(
-                f"{path} : réglage ignoré : {name}: {value!r} (attendu : un nombre de {low} à {high})",
-                file=notice if notice is not None else sys.stderr,
-            )
+            print(f"{path} : réglage ignoré : {name} : {problem}", file=out)
     if isinstance(data.get("music"), bool):
         known["music"] = data["music"]
     return Settings(**known)
+
+
+def _unreadable(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        return french_reason(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return f"pas du texte UTF-8, octet {exc.start + 1}"
+    if isinstance(exc, yaml.YAMLError):
+        mark = getattr(exc, "problem_mark", None)
+        return f"YAML incorrect ligne {mark.line + 1}" if mark is not None else "YAML incorrect"
+    return "un nombre trop long"
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> bool:

@@ -59,7 +59,7 @@ class SoundDeviceSpeaker:
             )
             self._stream.start()
         except (sd.PortAudioError, ValueError) as exc:
-            raise NoSoundCard(f"aucune sortie audio : {exc}") from None
+            raise NoSoundCard(f"aucune sortie audio : {portaudio_reason(exc)}") from None
         # Some outputs take their time to start pulling samples (PulseAudio's null sink: about
         # 2 s). Wait for that now, once, so that play() returns when its audio has been heard.
         try:
@@ -132,6 +132,29 @@ class SoundDeviceSpeaker:
         out[filled:] = 0
         if self._bed is not None:
             self._bed.mix_into(out, spans)
+
+
+# PortAudio's error codes (portaudio.h's PaErrorCode) said in French: its own text is English
+_PORTAUDIO = {
+    -9996: "périphérique audio inconnu",
+    -9985: "périphérique occupé ou indisponible",
+    -9997: "fréquence d'échantillonnage refusée",
+    -9998: "nombre de canaux refusé",
+    -9994: "format audio refusé",
+    -9999: "erreur du système audio",
+    -10000: "PortAudio n'est pas prêt",
+}
+
+
+def portaudio_reason(exc: Exception) -> str:
+    """Why the sound card cannot be used, in French: never PortAudio's or sounddevice's English words."""
+    code = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], int) else None
+    if code in _PORTAUDIO:
+        return _PORTAUDIO[code]
+    text = str(exc.args[0]) if exc.args else ""
+    if "querying device" in text or isinstance(exc, ValueError):  # sounddevice: no such (or no) device
+        return "aucun périphérique audio trouvé"
+    return f"erreur PortAudio n° {code}" if code is not None else "le système audio l'a refusée"
 
 
 def open_speaker(device: int | str | None = None, notice: TextIO | None = None, bed: Bed | None = None) -> Speaker:

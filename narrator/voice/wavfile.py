@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from narrator.resources import french_reason
+from narrator.resources import french_reason, open_regular
 
 from .bed import Bed
 from .errors import VoiceError
@@ -21,7 +21,7 @@ from .timeline import Rendered, Segment
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     """Samples (int16, mono: channels are averaged) and sample rate of a 16-bit PCM WAV file."""
     try:
-        with wave.open(str(path), "rb") as wav:
+        with open_regular(path) as file, wave.open(file, "rb") as wav:  # a named pipe is refused, not awaited
             width, channels, rate = wav.getsampwidth(), wav.getnchannels(), wav.getframerate()
             frames = wav.readframes(wav.getnframes())
     except OSError as exc:

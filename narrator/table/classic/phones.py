@@ -168,7 +168,7 @@ class PhoneOperator:
         awaited = time.monotonic() + self.patience
         while len(got) < len(questions) or untouched:
             for answer in self.hub.wait(max(0.0, awaited - time.monotonic())):
-                if answer.asked != asked:
+                if answer.asked != asked.get(answer.seat):
                     continue
                 untouched.discard(answer.seat)
                 if not answer.decoy and answer.seat in questions:

@@ -80,7 +80,7 @@ class PhoneNight:
         deadline = self.clock.now() + wait
         awake = choices.actors(self.rules, self.players, self.deal, self.night, wake)
         self.tell(wake, awake)  # what they learn on waking: the wolves' group, the insomniaque's card
-        pending, number = self._ask_everyone(called, wake, awake)
+        pending, numbers = self._ask_everyone(called, wake, awake)
         # every phone's touch is awaited, the decoys' too: a call whose card lies in the middle lasts as
         # long and is reminded as often as one whose holder is slow, so neither tells the card is dealt
         untouched = set(self.players) - set(pending)
@@ -99,7 +99,7 @@ class PhoneNight:
             if not got:
                 self.clock.sleep_until(since + self.poll_s)  # a fake clock moves as a real one would have
             for answer in got:
-                if answer.asked == number:
+                if answer.asked == numbers.get(answer.seat):
                     untouched.discard(answer.seat)
                 asked = pending.get(answer.seat)
                 if answer.decoy or asked is None or asked[1] != answer.asked:
@@ -108,15 +108,16 @@ class PhoneNight:
                 if follow is None:
                     del pending[answer.seat]
                 else:
-                    pending[answer.seat] = (follow, self.hub.ask({answer.seat: self.question(follow)}))
+                    asked_again = self.hub.ask({answer.seat: self.question(follow)})
+                    pending[answer.seat] = (follow, asked_again[answer.seat])
         self.hub.rest()
         self.voice.play(items[split + 1 :])
 
     def _ask_everyone(
         self, called: Sequence[str], wake: int, awake: list[str]
-    ) -> tuple[dict[str, tuple[Ask, int]], int]:
+    ) -> tuple[dict[str, tuple[Ask, int]], dict[str, int]]:
         """The called characters' questions, and every other phone's decoy, shown at once; the needed ones,
-        and the questions' number."""
+        and each seat's number of its question."""
         asks = {p: choices.next_ask(self.rules, self.players, self.deal, self.night, p, wake) for p in awake}
         questions: dict[str, Question] = {}
         for player in self.players:
@@ -128,8 +129,8 @@ class PhoneNight:
                 # awake with nothing to choose (the wolves together): what they learned to read, on a screen
                 # shaped as everyone else's
                 questions[player] = replace(decoy, text=self.words.questions["seen"]) if player in awake else decoy
-        number = self.hub.ask(questions)
-        return {p: (a, number) for p, a in asks.items() if a is not None}, number
+        numbers = self.hub.ask(questions)
+        return {p: (a, numbers[p]) for p, a in asks.items() if a is not None}, numbers
 
     def _answered(self, player: str, ask: Ask, value: object, wake: int) -> Ask | None:
         """A choice made: journaled, applied, what it shows told; the player's next question, if any."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight.record import check_setup
 from narrator.script.onenight.script import GameScript, UnknownGame, load_shipped
+from narrator.table.bounds import refusal
 from narrator.table.onenight.announcer import Plan, plan
 from narrator.table.setup import SetupError, check_spoken_names
 
@@ -44,8 +45,8 @@ def build_table(
         option = "--players" if exc.path[:1] == ("players",) else "--roles"
         raise SetupError(f"{option} : attendu : {exc.expected} ; trouvé : {exc.found}") from None
     check_spoken_names(game, players)
-    if minutes is not None and not 1 <= minutes <= 60:
-        raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {minutes}")
+    if minutes is not None and (problem := refusal("minutes", minutes)):
+        raise SetupError(f"--minutes : {problem}")
     minutes = minutes or (script.announce.first_game_minutes if first_game else None)
     return Table(script, players, roles, plan(script.announce, roles, minutes, legend=legend), legend)
 
