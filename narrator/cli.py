@@ -613,14 +613,14 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
-    from narrator.listen.french import Parser
+    from narrator.listen.compiled import table_parser
     from narrator.table.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")
     players = [p for p in _names(args.players) if p]
     check_names(args.game, players)
-    commands = Parser(args.game, players).parse(args.text, args.phase)
+    commands = table_parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

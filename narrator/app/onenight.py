@@ -30,8 +30,8 @@ from narrator.app.startup import (
     tuner,
     write_record,
 )
+from narrator.listen.compiled import setup_parser, table_parser
 from narrator.listen.ear import Ear, ListenError
-from narrator.listen.french import Parser, SetupParser
 from narrator.listen.grammar import phrases, setup_phrases
 from narrator.listen.heard import unheard_in_play, with_respellings
 from narrator.listen.vosk_ear import VoskEar
@@ -100,7 +100,7 @@ class OneNightTable:
 
     def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         table = self.table
-        parser = Parser(self.game, table.players)
+        parser = table_parser(self.game, table.players)
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
         host = host_arguments(options, io, voice, parser, said, journal, events)
@@ -183,7 +183,7 @@ def setup_and_play(
         ear=ear,
         clock=io.clock,
         prompts=load_prompts(),
-        words=cache(SetupParser),
+        words=setup_parser,
         phrases=cache(lambda game, phase: setup_phrases(game, phase)),
         check_names=check,
         tune=tuner(options.voice, voice),
