@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from narrator.listen.setup_words import SetupParser
     from narrator.listen.table_words import Parser
 
-__all__ = ["built", "cache_dir", "load", "setup_parser", "sources_digest", "table_parser"]
+__all__ = ["built", "cache_dir", "digest_of", "load", "setup_parser", "sources_digest", "table_parser"]
 
 T = TypeVar("T")
 
@@ -57,6 +57,12 @@ def cache_dir() -> Path:
 @cache
 def sources_digest() -> str:
     """A hash of everything a compiled table is made from, except the table itself."""
+    return digest_of(Path(__file__).resolve().parent.parent, data_dir("scripts"))
+
+
+def digest_of(package: Path, scripts: Path) -> str:
+    """A hash of the code of `package` that compiles the tables, the YAML of `scripts`, and the versions
+    of narrator, Python and the libraries whose output is kept."""
     from importlib.metadata import PackageNotFoundError, version
 
     digest = hashlib.sha256(f"{FORMAT}\n{__version__}\n{sys.version_info[:2]}\n".encode())
@@ -65,13 +71,12 @@ def sources_digest() -> str:
             digest.update(f"{library} {version(library)}\n".encode())
         except PackageNotFoundError:
             digest.update(f"{library} -\n".encode())
-    package = Path(__file__).resolve().parent.parent
     files = [package / "__init__.py", package / "resources.py"]
     for folder in CODE:
         files += sorted((package / folder).rglob("*.py"))
-    files += sorted(data_dir("scripts").glob("*.yaml"))
+    files += sorted(scripts.glob("*.yaml"))
     for path in files:
-        digest.update(f"{path.name}\n".encode())
+        digest.update(f"{path.relative_to(path.parent.parent)}\n".encode())
         try:
             digest.update(path.read_bytes())
         except OSError:

@@ -16,6 +16,11 @@ from .pcm import SAMPLE_RATE
 from .ports import Speaker
 from .timeline import Rendered
 
+# The audio queued ahead of the device. PortAudio's "high" (35 ms through PulseAudio) ran dry twice in
+# 30 s while two busy processes loaded a 2-core machine, each time shifting the rest of the night;
+# 100 ms did not (benchmarks/play.py). It is paid once per play, before the first sample.
+LATENCY_S = 0.1
+
 
 class _Queued:
     """A buffer waiting to be played, and how far the device has taken it."""
@@ -36,7 +41,7 @@ class SoundDeviceSpeaker:
         self,
         device: int | str | None = None,
         rate: int = SAMPLE_RATE,
-        latency: str | float = "high",
+        latency: str | float = LATENCY_S,
         bed: Bed | None = None,
     ) -> None:
         sd = _import_sounddevice()
@@ -52,8 +57,8 @@ class SoundDeviceSpeaker:
         self._playing = False
         try:
             sd.query_devices(device, kind="output")  # raises when there is no output at all
-            # "high" latency: a late Python callback must never starve the device (a gap the
-            # script did not ask for); the extra tens of milliseconds happen once per play.
+            # A late Python callback must never starve the device: each gap the script did not ask
+            # for delays all that follows (see LATENCY_S).
             self._stream = sd.RawOutputStream(
                 samplerate=rate, channels=1, dtype="int16", device=device, latency=latency, callback=self._callback
             )
