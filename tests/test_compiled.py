@@ -242,3 +242,16 @@ def test_the_render_checks_its_file_before_it_builds_the_night(nothing_built, ca
         == 2
     )
     assert f"{out} : écriture impossible (fichier ou dossier introuvable)" in capsys.readouterr().err
+
+
+def test_the_model_folders_are_vosks_own_without_importing_it(monkeypatch) -> None:
+    # a start without a model lists vosk's folders without loading vosk (requests, tqdm): the same list
+    import vosk
+
+    from narrator.listen.model import model_dirs
+
+    with_vosk = model_dirs()
+    monkeypatch.delitem(sys.modules, "vosk")
+    assert model_dirs() == with_vosk
+    assert "vosk" not in sys.modules
+    assert [str(p) for p in with_vosk] == [str(p) for p in vosk.MODEL_DIRS if p and "AppData" not in str(p)]
