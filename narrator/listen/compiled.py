@@ -13,6 +13,7 @@ This module is the loading side of narrator/listen: it holds no French, only wha
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -115,13 +116,13 @@ def _read(path: Path, sources: str, shared: Mapping[str, Callable[[], object]]) 
         data = path.read_bytes()
     except OSError:
         return None
-    head = len(MAGIC) + 64 + 1 + 64 + 1  # magic, the sources' hash, the payload's hash
-    if len(data) < head or not data.startswith(MAGIC):
+    # magic, the sources' hash, the payload's hash, then the payload: one cut or altered is never unpickled
+    lead = MAGIC + sources.encode() + b" "
+    body = len(lead) + 64 + 1
+    if not data.startswith(lead) or data[body - 1 : body] != b"\n":
         return None
-    said_sources, said_payload = data[len(MAGIC) : head].split()
-    payload = data[head:]
-    # a payload cut or altered is never unpickled: its own hash must match
-    if said_sources.decode() != sources or said_payload.decode() != hashlib.sha256(payload).hexdigest():
+    payload = data[body:]
+    if data[len(lead) : body - 1] != hashlib.sha256(payload).hexdigest().encode():
         return None
     unpickler = pickle.Unpickler(io.BytesIO(payload))
     unpickler.persistent_load = lambda name: shared[name]()  # type: ignore[method-assign]
@@ -155,7 +156,8 @@ def _write(path: Path, sources: str, made: object, shared: Mapping[str, Callable
     stem = path.name.rsplit("-", 1)[0]
     for old in path.parent.glob(f"{stem}-*.pickle"):
         if old != path:
-            old.unlink(missing_ok=True)  # the same table compiled from other sources
+            with contextlib.suppress(OSError):
+                old.unlink()  # the same table compiled from other sources
 
 
 def _dumps(made: object, names: Mapping[int, str]) -> bytes:
