@@ -93,8 +93,13 @@ def time_to_first_sample(env: dict) -> float:
         started = time.monotonic()
         command = [sys.executable, "-m", "narrator", "play", "poudlard", "--players", PLAYERS]
         command += ["--scenario", "premiere_annee", "--no-legend", "--minutes", "1"]
-        process = subprocess.Popen(
-            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        process = subprocess.Popen(  # `-m` puts the working folder first on the path: the tree's own
+            command,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=env["PYTHONPATH"],
         )
         try:
             first = recorder.first_sound(started + 60)
