@@ -311,13 +311,9 @@ _RESERVED = {"captain", "votes", "tiebreak", "revote", "successor", "second_vote
 
 @cache
 def load_classic() -> Rules:
-    """The validated rules of the shipped classic game (from the compiled cache once checked)."""
-    from narrator.listen.compiled import load
-
+    """The validated rules of the shipped classic game."""
     path = data_dir("scripts") / f"{GAME}.yaml"
-    return load(
-        "classic", (GAME,), lambda: load_classic_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
-    )
+    return load_classic_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
 
 
 def load_classic_script(text: str, file: str) -> Rules:

@@ -60,12 +60,9 @@ class GameScript:
 
 @cache
 def load_shipped(game: str) -> GameScript:
-    """The validated script of a shipped game, read from the compiled cache once it was checked
-    (narrator/listen/compiled.py: keyed by the scripts and the code that reads them)."""
-    from narrator.listen.compiled import load
-
+    """The validated script of a shipped game."""
     path = script_path(game)
-    return load("script", (game,), lambda: load_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}"))
+    return load_script(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
 
 
 def load_game(game: str) -> Ruleset:
