@@ -539,10 +539,22 @@ def _groups(given: str) -> dict[str, int]:
 
 def _render(args: argparse.Namespace) -> int:
     from narrator.app.family import family
-    from narrator.app.startup import Options, make_night_music, renderer, warn_other_game
+    from narrator.app.startup import (
+        Options,
+        check_request,
+        check_writable,
+        make_night_music,
+        profile_of,
+        renderer,
+        warn_other_game,
+    )
     from narrator.voice import VoiceError, WavSpeaker
 
-    items, begins, ends = family(args.game).night(args.game, _asked(args))
+    games, asked = family(args.game), _asked(args)
+    check_request(asked)
+    check_writable(args.out)
+    profile_of(args.voice)
+    items, begins, ends = games.night(args.game, asked)
     bed = make_night_music(Options(voice=args.voice, music=args.music))
     voice = renderer(args.voice)
     warn_other_game(voice, args.game)
@@ -567,8 +579,13 @@ def _render(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from narrator.app.family import play
+    from narrator.app.startup import check_options, check_request
 
-    return play(args.game, _asked(args), _options(args), args.journal)
+    # every cheap option first: a mistyped one is refused before a table, a grammar or a voice is built
+    asked, options = _asked(args), _options(args)
+    check_request(asked)
+    check_options(options, args.journal)
+    return play(args.game, asked, options, args.journal)
 
 
 def _cards(game: str, given: str) -> list[str]:
@@ -592,15 +609,20 @@ def _roles(args: argparse.Namespace) -> int:
 def _spoken(args: argparse.Namespace) -> int:
     """`narrator` alone: everything by voice, from the first word (the game too)."""
     from narrator.app.family import setup_and_play
+    from narrator.app.startup import check_options
 
-    return setup_and_play(_options(args), None, args.journal)
+    options = _options(args)
+    check_options(options, args.journal)
+    return setup_and_play(options, None, args.journal)
 
 
 def _resume(args: argparse.Namespace) -> int:
     from narrator.app.family import resume
+    from narrator.app.startup import check_options
 
     options = _options(args)
     options.voice, options.voice_chosen = args.voice or "fr", args.voice is not None
+    check_options(options, voice=options.voice_chosen)  # the game's own voice is in its journal
     return resume(args.journal, options, args.before_line)
 
 
@@ -614,14 +636,14 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _parse(args: argparse.Namespace) -> int:
-    from narrator.listen.french import Parser
+    from narrator.listen.compiled import table_parser
     from narrator.table.setup import check_names
 
     if args.game not in GAMES:
         raise BadInput(f"--game : jeu inconnu « {args.game} » ; attendu : {', '.join(GAMES)}")
     players = [p for p in _names(args.players) if p]
     check_names(args.game, players)
-    commands = Parser(args.game, players).parse(args.text, args.phase)
+    commands = table_parser(args.game, players).parse(args.text, args.phase)
     json.dump([c.to_json() for c in commands], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0

@@ -29,7 +29,7 @@ from narrator.app.startup import (
     start,
     write_record,
 )
-from narrator.listen.french import Parser
+from narrator.listen.compiled import table_parser
 from narrator.listen.grammar import phrases
 from narrator.listen.simple_ears import KeyboardEar
 from narrator.phones.screens import Card
@@ -94,7 +94,7 @@ class ClassicTable:
 
     def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         record = self.record
-        parser = Parser(GAME, record.players)
+        parser = table_parser(GAME, record.players)
         host = host_arguments(
             options, io, voice, parser, cache(lambda phase: phrases(parser, phase, compact=True)), journal, events
         )

@@ -19,10 +19,11 @@ from typing import Any, TypedDict, cast
 
 from narrator.app.resolve import resolve_one_night
 from narrator.app.speakers import Tee
+from narrator.listen.compiled import table_parser
 from narrator.listen.ear import Heard, ModelError
-from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.model import find_model, load_model
+from narrator.listen.table_words import Parser
 from narrator.listen.vosk_ear import decode, new_recognizer
 from narrator.resources import data_dir, french_reason
 from narrator.rules.onenight.deal import random_record
@@ -269,7 +270,7 @@ class DemoIo:
     def host(self, profile: Profile, game: str, names: list[str]) -> DemoHost:
         """What a demo's session takes from its table: the narrator's voice, the clock, the players' names
         understood, short listening turns."""
-        parser = Parser(game, names)
+        parser = table_parser(game, names)
         return {
             "prompts": load_prompts(),
             "voice": Voice(Renderer(profile).render, self.speaker, bed=self.bed),

@@ -20,9 +20,9 @@ from narrator.app.classic import Classic
 from narrator.app.onenight import OneNight
 from narrator.app.spoken_setup import SetupStopped, SpokenSetup
 from narrator.app.startup import Options, TableGame, TableRequest, go_on, open_io, renderer, start, tuner
+from narrator.listen.compiled import setup_parser
 from narrator.listen.ear import ListenError
 from narrator.listen.grammar import setup_phrases
-from narrator.listen.setup_words import SetupParser
 from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.errors import RecordError, missing
 from narrator.script.games import CLASSIC, GAMES, ONE_NIGHT, family_of
@@ -112,7 +112,7 @@ def setup_and_play(
         ear=ear,
         clock=io.clock,
         prompts=load_prompts(),
-        words=cache(SetupParser),
+        words=setup_parser,
         phrases=cache(lambda game, phase: setup_phrases(game, phase)),
         check_names=check,
         tune=tuner(options.voice, voice),

@@ -27,8 +27,8 @@ from narrator.app.startup import (
     start,
     write_record,
 )
+from narrator.listen.compiled import table_parser
 from narrator.listen.ear import Ear
-from narrator.listen.french import Parser
 from narrator.listen.grammar import phrases
 from narrator.listen.heard import unheard_in_play, with_respellings
 from narrator.listen.vosk_ear import VoskEar
@@ -96,7 +96,7 @@ class OneNightTable:
 
     def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         table = self.table
-        parser = Parser(self.game, table.players)
+        parser = table_parser(self.game, table.players)
         # vosk turns a grammar into word pairs: the compact list keeps every pair, a tenth the size
         said = cache(lambda phase: heard_phrases(io.ear, table, phrases(parser, phase, compact=True)))
         host = host_arguments(options, io, voice, parser, said, journal, events)

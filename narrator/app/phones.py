@@ -97,15 +97,20 @@ class TablePhones:
             self.server.stop(over)  # type: ignore[attr-defined]
 
 
+def check_port(port: int) -> None:
+    """`SetupError` for a port the server cannot take: below 1024 only the administrator may listen."""
+    if port != 0 and not 1024 <= port <= 65535:
+        raise SetupError(
+            f"--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : {port}"
+        )
+
+
 def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | None = None) -> TablePhones:
     """The server started on the table's network (or the address given) with the seats' screens;
     `seats`: a resumed game's tokens and taken seats. `SetupError` (one French sentence) when it cannot."""
     from narrator.phones.server import PhoneError, PhoneServer
 
-    if port != 0 and not 1024 <= port <= 65535:  # below 1024 only the administrator may listen
-        raise SetupError(
-            f"--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : {port}"
-        )
+    check_port(port)
     try:
         address = bind_address(bind)
     except AddressError as exc:

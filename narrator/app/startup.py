@@ -8,6 +8,7 @@ turns any problem on the way into one French sentence with the journal kept.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -17,7 +18,7 @@ from typing import Protocol, TypedDict
 
 import yaml
 
-from narrator.app.phones import DEFAULT_PORT, Seats, TablePhones, open_phones, seats_in
+from narrator.app.phones import DEFAULT_PORT, Seats, TablePhones, check_port, open_phones, seats_in
 from narrator.app.speakers import FALLBACK_WAV, Tee, table_speaker
 from narrator.listen.ear import Ear, ListenError
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
@@ -108,6 +109,67 @@ class TableGame(Protocol):
     def play(self, options: Options, journal: Journal, events: list[Event] | None, io: Io, voice: Renderer) -> int:
         """The session at the table, from the start or from the journal's `events`, under `guarded`."""
         ...
+
+
+def check_options(options: Options, journal_path: str | None = None, voice: bool = True) -> None:
+    """Every option that is cheap to check, checked before anything costly is built (a table, a grammar,
+    a voice, a recognizer): `SetupError`, the same sentence the later step would say.
+
+    voice: the voice profile too (a resumed game may take its voice from its journal).
+    """
+    if options.ear not in ("vosk", "keyboard") and not options.ear.startswith("script:"):
+        raise SetupError(f"--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : {options.ear}")
+    if options.ear.startswith("script:"):
+        _readable(options.ear[len("script:") :], "script de réponses illisible")
+    if options.wav is not None:
+        check_writable(options.wav)
+    if journal_path is not None and os.path.lexists(journal_path):
+        from narrator.table.journal import _held  # what Journal.create would say of it
+
+        path = Path(journal_path)
+        raise SetupError(f"{path} : ce fichier existe déjà ; une nouvelle partie ne l'écrase pas {_held(path)}")
+    if options.phones:
+        check_address(options.bind, options.port)
+    if voice:
+        profile_of(options.voice)
+
+
+def check_request(asked: TableRequest) -> None:
+    """What a table request says that needs no script: the debate's length."""
+    if asked.minutes is not None and not 1 <= asked.minutes <= 60:
+        raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {asked.minutes}")
+
+
+def check_address(bind: str, port: int) -> None:
+    """--bind and --port as the phones' server will take them (narrator/app/phones.py)."""
+    from narrator.phones.address import AddressError, bind_address
+
+    check_port(port)
+    try:
+        bind_address(bind)
+    except AddressError as exc:
+        raise SetupError(str(exc)) from None
+
+
+def _readable(path: str, what: str) -> None:
+    try:
+        if Path(path).is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        os.stat(path)
+    except OSError as exc:
+        raise SetupError(f"{path} : {what} ({french_reason(exc)})") from None
+
+
+def check_writable(path: str) -> None:
+    """A file the program will write: not a folder, in a folder that exists."""
+    target = Path(path)
+    reason = None
+    if target.is_dir():
+        reason = OSError(errno.EISDIR, os.strerror(errno.EISDIR))
+    elif not target.parent.is_dir():
+        reason = OSError(errno.ENOENT if not target.parent.exists() else errno.ENOTDIR, "")
+    if reason is not None:
+        raise SetupError(f"{path} : écriture impossible ({french_reason(reason)})")
 
 
 def profile_of(voice: str) -> Profile:

@@ -1,25 +1,36 @@
-"""Voice in: ears (microphone, files, keyboard, scripts) and French text -> commands."""
+"""Voice in: ears (microphone, files, keyboard, scripts) and French text -> commands.
 
-from .ear import Ear, Heard, ListenError, ModelError, NoMicrophone
-from .model import NameProblem, check_names, download, find_model, known_words, load_model
-from .simple_ears import KeyboardEar, ScriptedEar, WavEar
-from .vosk_ear import VoskEar, open_ear
+The names below are imported when first used: a command that only parses text (`narrator parse`)
+or reads a journal does not load numpy and the microphone's code for them.
+"""
 
-__all__ = [
-    "Ear",
-    "Heard",
-    "KeyboardEar",
-    "ListenError",
-    "ModelError",
-    "NameProblem",
-    "NoMicrophone",
-    "ScriptedEar",
-    "VoskEar",
-    "WavEar",
-    "check_names",
-    "download",
-    "find_model",
-    "known_words",
-    "load_model",
-    "open_ear",
-]
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_WHERE = {
+    "Ear": "ear",
+    "Heard": "ear",
+    "ListenError": "ear",
+    "ModelError": "ear",
+    "NoMicrophone": "ear",
+    "NameProblem": "model",
+    "check_names": "model",
+    "download": "model",
+    "find_model": "model",
+    "known_words": "model",
+    "load_model": "model",
+    "KeyboardEar": "simple_ears",
+    "ScriptedEar": "simple_ears",
+    "WavEar": "simple_ears",
+    "VoskEar": "vosk_ear",
+    "open_ear": "vosk_ear",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)

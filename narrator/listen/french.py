@@ -165,9 +165,14 @@ def _intents(book: Phrasebook, phase: str, spoken: bool, commands: frozenset[str
 
 @cache
 def phrasebook() -> Phrasebook:
-    """The shipped phrasebook; raise `YamlError` (file:line:column, in French) if it is broken."""
+    """The shipped phrasebook; raise `YamlError` (file:line:column, in French) if it is broken.
+
+    Read from the compiled cache when it was checked before (narrator/listen/compiled.py).
+    """
+    from narrator.listen.compiled import load
+
     path = data_dir("scripts") / FILE
-    return load_phrasebook(path.read_text(encoding="utf-8"), f"scripts/{FILE}")
+    return load("phrasebook", (), lambda: load_phrasebook(path.read_text(encoding="utf-8"), f"scripts/{FILE}"))
 
 
 def load_phrasebook(text: str, file: str) -> Phrasebook:

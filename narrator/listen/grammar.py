@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
+from collections.abc import Callable
 
 from hassil import sample_intents
 from hassil.intents import SlotList
 
-from narrator.listen.french import Listener
+from narrator.listen.compiled import load, setup_parser
+from narrator.listen.french import Listener, TemplateParser
 from narrator.listen.setup_words import SetupParser
+from narrator.listen.table_words import Parser
 
 __all__ = ["FREE_PHASES", "bigram_cover", "phrases", "setup_phrases", "spoken_lists"]
 
@@ -27,6 +29,27 @@ def phrases(parser: Listener, phase: str, compact: bool = False) -> list[str]:
         raise ValueError(f"phase inconnue « {phase} » ; attendu : {', '.join(parser.phases)}")
     if phase in FREE_PHASES:
         return []
+    table = _table(parser)
+    if table is None:  # a listener the cache cannot name: built each time
+        return _expand(parser, phase, compact)
+    return load("grammar", (*table, phase, compact), lambda: _expand(parser, phase, compact))
+
+
+# The listeners whose grammar depends only on their class and these fields (and on the sources the
+# cache hashes): the name of a phase's grammar in the cache.
+_TABLES: dict[type, Callable[[Listener], tuple[object, ...]]] = {
+    Parser: lambda p: (p.game, p.players),  # type: ignore[attr-defined]
+    TemplateParser: lambda p: (p.game, p.players),  # type: ignore[attr-defined]
+    SetupParser: lambda p: (p.game,),  # type: ignore[attr-defined]
+}
+
+
+def _table(parser: Listener) -> tuple[object, ...] | None:
+    fields = _TABLES.get(type(parser))
+    return None if fields is None else (type(parser).__name__, *fields(parser))
+
+
+def _expand(parser: Listener, phase: str, compact: bool) -> list[str]:
     book = parser.book
     # Hesitations and words no command uses are heard as themselves, not forced into a command
     # word: "alice vote pas contre bob" must reach the parser with its "pas" (it then refuses it).
@@ -52,12 +75,7 @@ def setup_phrases(game: str | None, phase: str, compact: bool = True) -> list[st
 
     Compact by default, as a recognizer is given it; [] in the name phase (no grammar).
     """
-    return phrases(_setup_parser(game), phase, compact=compact)
-
-
-@cache
-def _setup_parser(game: str | None) -> SetupParser:
-    return SetupParser(game)
+    return phrases(setup_parser(game), phase, compact=compact)
 
 
 def bigram_cover(said: set[str] | list[str]) -> list[str]:

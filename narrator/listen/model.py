@@ -32,11 +32,10 @@ OVERLAY_VERSION = 1  # bump when the overlay's layout or conf changes
 
 def model_dirs() -> list[Path]:
     """The folders vosk's downloader uses, in its order of search."""
-    try:
-        import vosk
-
+    vosk = sys.modules.get("vosk")  # not imported for this: it loads requests and tqdm (a start without a model)
+    if vosk is not None:
         dirs: list[Any] = list(vosk.MODEL_DIRS)
-    except (ImportError, OSError):  # no libvosk: still say where a model would be, as vosk 0.3.45 does
+    else:  # as vosk 0.3.45 lists them
         home = Path.home()
         dirs = [os.getenv("VOSK_MODEL_PATH"), "/usr/share/vosk", home / "AppData/Local/vosk", home / ".cache/vosk"]
     if sys.platform != "win32":  # vosk lists Windows' folder everywhere

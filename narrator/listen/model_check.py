@@ -13,11 +13,11 @@ from typing import Any
 
 from hassil import sample_intents
 
-from narrator.listen.french import PHASES, Listener, Parser, fold, phrasebook
+from narrator.listen.compiled import setup_parser, table_parser
+from narrator.listen.french import PHASES, Listener, fold, phrasebook
 from narrator.listen.grammar import FREE_PHASES, spoken_lists
 from narrator.listen.heard import character_forms, hears, symbol_of
 from narrator.listen.model import known_words
-from narrator.listen.setup_words import SetupParser
 from narrator.script.games import GAMES
 
 __all__ = ["Unheard", "check", "report"]
@@ -102,10 +102,10 @@ def report(model: Any, where: str) -> Iterator[str]:
 
 def _grammars() -> Iterator[tuple[str, str, Listener, str]]:
     for game in GAMES:
-        parser = Parser(game, SEATED)
+        parser = table_parser(game, SEATED)
         for phase in PHASES:
             yield game, game, parser, phase
-        setup = SetupParser(game)
+        setup = setup_parser(game)
         for phase in setup.phases:
             if phase not in FREE_PHASES:
                 yield f"mise en place {game}", game, setup, phase

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import math
-
-import jsonschema
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from narrator.script.marks import Marked, Problem
+
+if TYPE_CHECKING:
+    import jsonschema
 
 _TYPES = {
     "object": "un mapping (clé: valeur)",
@@ -27,22 +30,29 @@ PATTERNS = {
     r"\S": "un texte non vide",
 }
 
-# YAML's 3.0 is not an integer here (jsonschema's default accepts it, then range(3.0) fails),
-# and .inf or .nan are no numbers (a wait of .inf seconds would never end).
-_TYPES_CHECKED = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
-    {
-        "integer": lambda _, value: isinstance(value, int) and not isinstance(value, bool),
-        "number": lambda _, value: (
-            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-        ),
-    }
-)
-_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_TYPES_CHECKED)
+
+@cache
+def _validator() -> Any:
+    """jsonschema's validator, imported when a file is first checked (a start that reads its tables
+    from the cache checks none)."""
+    import jsonschema
+
+    # YAML's 3.0 is not an integer here (jsonschema's default accepts it, then range(3.0) fails),
+    # and .inf or .nan are no numbers (a wait of .inf seconds would never end).
+    types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {
+            "integer": lambda _, value: isinstance(value, int) and not isinstance(value, bool),
+            "number": lambda _, value: (
+                isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            ),
+        }
+    )
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=types)
 
 
 def schema_problems(doc: Marked, schema: dict) -> list[Problem]:
     """Every place where `doc` breaks `schema`, in file order, with a French message."""
-    validator = _Validator(schema)
+    validator = _validator()(schema)
     problems: list[Problem] = []
     for error in validator.iter_errors(doc.data):
         # jsonschema reports a `required` error per missing key, each naming them all: say each once

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from narrator.listen.french import Parser
-from narrator.listen.setup_words import SetupParser
+from narrator.listen.compiled import setup_parser, table_parser
 from narrator.rules.errors import RecordError
 from narrator.rules.names import parse_players
 
@@ -26,10 +25,10 @@ def check_spoken_names(game: str, players: list[str]) -> None:
     """Names the table can say and the narrator can tell apart (a name of no letter, two that sound
     the same, a command word or a character of the game), refused before the game's journal is made."""
     try:
-        Parser(game, players)
+        table_parser(game, players)
     except ValueError as exc:
         raise SetupError(f"--players : {exc}") from None
-    listener = SetupParser(game)
+    listener = setup_parser(game)
     for name in players:
         refusal = listener.name_refusal(name)
         if refusal:

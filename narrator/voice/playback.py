@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import os
 import sys
 import threading
 import time
@@ -15,6 +16,14 @@ from .errors import NoSoundCard, VoiceError
 from .pcm import SAMPLE_RATE
 from .ports import Speaker
 from .timeline import Rendered
+
+# The audio queued ahead of the device. PortAudio's "high" (35 ms through PulseAudio) ran dry twice in
+# 30 s while two busy processes loaded a 2-core machine, each time shifting the rest of the night;
+# 100 ms did not (benchmarks/play.py). It is paid once per play, before the first sample. With five
+# busy processes 100 ms ran dry 11 times in 40 s (the night 23 s late) unless the audio thread had a
+# real-time priority (`_real_time`): then never.
+LATENCY_S = 0.1
+REAL_TIME_PRIORITY = 10  # low among real-time threads: the sound server's own come first
 
 
 class _Queued:
@@ -36,7 +45,7 @@ class SoundDeviceSpeaker:
         self,
         device: int | str | None = None,
         rate: int = SAMPLE_RATE,
-        latency: str | float = "high",
+        latency: str | float = LATENCY_S,
         bed: Bed | None = None,
     ) -> None:
         sd = _import_sounddevice()
@@ -50,10 +59,11 @@ class SoundDeviceSpeaker:
         self._drained = threading.Event()
         self._drained.set()
         self._playing = False
+        self._raised = False  # the audio thread asked for a real-time priority (once)
         try:
             sd.query_devices(device, kind="output")  # raises when there is no output at all
-            # "high" latency: a late Python callback must never starve the device (a gap the
-            # script did not ask for); the extra tens of milliseconds happen once per play.
+            # A late Python callback must never starve the device: each gap the script did not ask
+            # for delays all that follows (see LATENCY_S).
             self._stream = sd.RawOutputStream(
                 samplerate=rate, channels=1, dtype="int16", device=device, latency=latency, callback=self._callback
             )
@@ -103,6 +113,9 @@ class SoundDeviceSpeaker:
     def _callback(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         # Runs in PortAudio's thread: copies the block's samples under the lock, mixes the bed after it;
         # a few block-sized arrays, never anything the length of a buffer.
+        if not self._raised:
+            self._raised = True
+            _real_time()
         out = np.frombuffer(outdata, dtype=np.int16)
         wanted = len(out)
         filled = 0
@@ -155,6 +168,16 @@ def portaudio_reason(exc: Exception) -> str:
     if "querying device" in text or isinstance(exc, ValueError):  # sounddevice: no such (or no) device
         return "aucun périphérique audio trouvé"
     return f"erreur PortAudio n° {code}" if code is not None else "le système audio l'a refusée"
+
+
+def _real_time() -> None:
+    """This (audio) thread scheduled before ordinary work where the system allows it (root, or the
+    `rtprio` limit audio users are given): a busy machine then delays its blocks no more than the
+    sound server's. Refused elsewhere, and nothing changes."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(REAL_TIME_PRIORITY))
+    except (AttributeError, OSError):  # no such call here, or no right to it
+        pass
 
 
 def open_speaker(device: int | str | None = None, notice: TextIO | None = None, bed: Bed | None = None) -> Speaker:
