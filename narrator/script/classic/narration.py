@@ -18,7 +18,7 @@ from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
 from narrator.script.line import Line, Reminder, Step, Wait
 from narrator.script.marks import Marked, Path, Problem, load_marked
-from narrator.script.templates import fixed_problems, text_problems
+from narrator.script.templates import fill, fixed_problems, text_problems
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -137,7 +137,7 @@ class Narration:
 
     def debate_opening(self, time: str) -> list[Step]:
         """The debate's first lines, with its length said as words (« cinq minutes », « une minute »)."""
-        return [Line(line.id + "*", line.text.format(time=time)) for line in self.opening]
+        return [Line(line.id + "*", fill(line.text, time=time)) for line in self.opening]
 
     def night_steps(self, in_play: set[str], night: int) -> list[Step]:
         """Night `night` read straight through, every call made with its wait (`narrator render`: what

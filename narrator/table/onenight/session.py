@@ -26,6 +26,7 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.templates import fill
 from narrator.table import events as ev
 from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
@@ -214,7 +215,7 @@ class Session(Host):
         """The cards left face up for the day (Harry's), as every player is told them."""
         template = self.script.phones.visible if self.script.phones else ""
         visible = [(name, card_name(self.script.rules, card)) for name, card in self.dawn()[1].items()]
-        return [Line(f"visible_{n}*", template.format(name=p, card=c)) for n, (p, c) in enumerate(visible)]
+        return [Line(f"visible_{n}*", fill(template, name=p, card=c)) for n, (p, c) in enumerate(visible)]
 
     def dawn(self) -> tuple[list[str], dict[str, str]]:
         """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
