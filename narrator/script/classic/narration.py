@@ -134,6 +134,7 @@ class Narration:
     # who learns each private sentence on their phone: `call` and/or the sentence's placeholders naming players
     confided: Mapping[str, tuple[str, ...]]
     phones: Mapping[str, str]  # what the phones show of the questions in parts and of the pack's agreement
+    title: str = ""  # the game's name, said and shown in place of its id
 
     def debate_opening(self, time: str) -> list[Step]:
         """The debate's first lines, with its length said as words (« cinq minutes », « une minute »)."""
@@ -303,6 +304,7 @@ def _narration(data: dict) -> Narration:
         reworded=dict(data.get("reworded", {})),
         confided={key: tuple(who) for key, who in data["confided"].items()},
         phones=dict(data["phones"]),
+        title=str(data["title"]),
     )
 
 
