@@ -221,7 +221,7 @@ def test_corrections_refusals_and_repeat() -> None:
     assert lines[at - 1 : at + 2] == ["votes_so_far*", "undone_what*", "votes_so_far*"]
     assert texts[at + 1] == load_prompts().text("votes_so_far", count=1, total=3)
     assert (
-        texts.count(load_prompts().text("ask_votes")) == 2
+        texts.count(load_prompts().text("ask_votes", voter="Ana", target="Ben")) == 2
     )  # the vote's question, and again after the read-back's « non »
     assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
     texts = [text for _, _, text in speaker.heard]
@@ -446,7 +446,7 @@ def test_a_resumed_vote_says_what_it_already_holds() -> None:
     held = prompts.join(
         [prompts.text("vote_one", voter="Ana", target="Ben"), prompts.text("tally_one", count=1, target="Ana")]
     )
-    assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
+    assert texts[:2] == [prompts.text("ask_votes", voter="Ana", target="Ben"), f"J'ai déjà 2 voix : {held}."]
     assert vote.counts == {"Ben": 1, "Ana": 2}
 
 

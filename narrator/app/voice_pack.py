@@ -269,7 +269,7 @@ def record(
     todo = to_record(pack, lines, redo, everything)
     say = _printer(out)
     if not todo:
-        say(f"Rien à enregistrer : tout est enregistré pour « {title_of(game)} », {_lines(len(lines))}.")
+        say(f"Rien à enregistrer : {title_of(game)} : tout est enregistré, {_lines(len(lines))}.")
         return 0
     say(f"{_lines(len(todo))} à enregistrer dans {folder} (sur {len(lines)}). Parlez après « J'écoute ».")
     try:
@@ -372,7 +372,7 @@ def check_pack(folder: Path, game: str | None, roles: str | None, out: TextIO) -
     found = check(pack, lines)
     say = _printer(out)
     usable = len(lines) - len(found.missing) - len(found.stale) - len(found.bad)
-    say(f"{folder} (« {title_of(game)} ») : {_lines(usable)} sur {len(lines)}.")
+    say(f"{folder}, {title_of(game)} : {_lines(usable)} sur {len(lines)}.")
     if found.missing:
         say(f"Manquantes ({len(found.missing)}) :")
         for line in found.missing:

@@ -21,7 +21,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "time_left": {"time"},
     "minutes": {"n"},
     "seconds": {"n"},
-    "ask_votes": set(),
+    "ask_votes": {"voter", "target"},
     "votes_so_far": {"count", "total"},
     "vote_one": {"voter", "target"},
     "vote_nobody": {"voter"},

@@ -38,6 +38,7 @@ _CALL = {
         "wake": _LINES,
         "wait": {"type": "number", "minimum": 0, "maximum": 600},
         "sleep": _LINES,
+        "operator": _TEXT,
     },
     "required": ["for", "wake", "wait", "sleep"],
     "additionalProperties": False,
@@ -112,6 +113,7 @@ class Call:
     wake: tuple[Line, ...]
     wait: float  # the shortest the call lasts, from the end of `wake` to the start of `sleep`
     sleep: tuple[Line, ...]
+    operator: str = ""  # a gesture asked of the operator on his screen (RULINGS 24), never said
 
     def made(self, dealt: set[str], night: int) -> bool:
         tonight = {"every": True, "first": night == 1, "even": night % 2 == 0}[self.nights]
@@ -287,6 +289,7 @@ def _narration(data: dict) -> Narration:
             wake=_lines(c["wake"]),
             wait=float(c["wait"]),
             sleep=_lines(c["sleep"]),
+            operator=c.get("operator", ""),
         )
         for c in night["calls"]
     )

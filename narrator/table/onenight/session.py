@@ -254,7 +254,9 @@ class Session(Host):
         """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed.
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
-        poll = Poll(question=self.prompts.line("ask_votes"), total=len(self.players), tallies=True)
+        voter, target = self.players[0], self.players[1 % len(self.players)]  # the table's names, not Alice's
+        question = self.prompts.line("ask_votes", voter=voter, target=target)
+        poll = Poll(question=question, total=len(self.players), tallies=True)
         ballots, tallies = tally(self.readback.collect(poll, inputs or []))
         counts = Counter(t for t in ballots.values() if t is not None)
         counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
