@@ -140,6 +140,7 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "status_night": {"number"},
     "status_debate": {"number"},
     "status_vote": set(),
+    "status_day": set(),
 }
 
 

@@ -26,6 +26,7 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.prompts import load_phone_prompts
 from narrator.script.templates import fill
 from narrator.table import events as ev
 from narrator.table.conversation import Named
@@ -178,8 +179,7 @@ class Session(Host):
         phones.deal_cards()
         if state.stage != "night":  # the night is over: every phone gets back what its player learned
             phones.tell(LAST_WAKE, self.players)
-            if face_up := self._face_up():
-                phones.hub.status(" ".join(line.text for line in face_up))
+            self._day_status(phones)
 
     def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
         """The legend, then the night call by call with the choices on the phones, then the day's opening;
@@ -207,9 +207,16 @@ class Session(Host):
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
             self.voice.tell(*face_up)
-            phones.hub.status(" ".join(line.text for line in face_up))
+        self._day_status(phones)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
+
+    def _day_status(self, phones: PhoneNight) -> None:
+        """Every phone's public line in the day: Harry's face-up card, else that it is the day (a new
+        status also ends the night's « Nouveau » on the phones that learned something)."""
+        face_up = self._face_up()
+        day = " ".join(line.text for line in face_up) if face_up else load_phone_prompts().text("status_day")
+        phones.hub.status(day)
 
     def _face_up(self) -> list[Line]:
         """The cards left face up for the day (Harry's), as every player is told them."""
