@@ -101,9 +101,12 @@ def elides(word: str) -> bool:
 
 def fill(template: str, **values: object) -> str:
     """`template.format(**values)`, with the template's « de », « que », « le »… elided before a value
-    that starts with a vowel or a mute h: « La carte de {player} » says « La carte d'Ana »."""
-    out = []
+    that starts with a vowel or a mute h: « La carte de {player} » says « La carte d'Ana »; and a
+    value's last dot (an initial, « Léa B. ») left out before the template's punctuation."""
+    out: list[str] = []
     for literal, name, spec, conversion in string.Formatter().parse(template):
+        if out and out[-1].endswith(".") and literal[:1] in (".", ",", ":", ";", "!", "?"):
+            out[-1] = out[-1][:-1]  # « Léa B. » before « . » or « , »: the dot would be read aloud
         if name is None:
             out.append(literal)
             continue
