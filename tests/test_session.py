@@ -327,6 +327,18 @@ def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
     assert said == ["ten_seconds_left"]  # the one-minute reminder had already been said
 
 
+def test_a_resumed_game_says_where_it_is_as_a_classic_one_does() -> None:
+    # issue 23, 6: « A one-night resume says nothing until « répète »; the classic one says where it is »
+    # (tests/test_table_classic.py: « On reprend. Il reste 42 secondes. »)
+    in_play = ["mangemort"] * 2 + ["eleve"] * 4
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    narration = plan(session.script.announce, in_play, minutes=5)
+    with pytest.raises(Stopped):
+        session.run(narration, [ev.NightDone(), ev.Tick("debate", left=42.0)])
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[0] == "On reprend. Il reste 42 secondes."
+
+
 def test_progress_replays_the_journal() -> None:
     from narrator.table.onenight.progress import progress
 

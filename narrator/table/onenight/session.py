@@ -95,14 +95,13 @@ class Session(Host):
             raise self.damaged(*damage)
         if self.on_phones is not None:
             self._phones_from(progress(self.events))
-        undone = False
         while True:
             try:
-                return self._go_on(plan, progress(self.events), undone)
+                return self._go_on(plan, progress(self.events))
             except Undo:
-                undone = True
+                continue
 
-    def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
+    def _go_on(self, plan: Plan, state: Progress) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             if self.on_phones is not None:
@@ -111,9 +110,10 @@ class Session(Host):
                 self.night(plan, state.night_at)
         if stage == STAGES.index("debate"):  # resumed or « annule » of « on vote »: « répète » says the day's opening
             self.voice.last = plan.opening[plan.sections[-1] :]
-            if undone:  # the table hears it debates again
-                left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
-                self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
+            # the table hears where the game is, as a classic game's resumed debate says it (« On reprend.
+            # Il reste 3 minutes. »): a resumed game, or « annule » of « on vote »
+            left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
+            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         if stage <= STAGES.index("debate"):
             self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
