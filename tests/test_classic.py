@@ -105,8 +105,8 @@ def test_the_documented_example_gives_the_documented_output() -> None:
     assert out["why"][1:5] == [
         "Cupidon unit Fay et Hal pour toujours.",
         "La voyante regarde la carte de son choix : Ana est loup-garou.",
-        "Les loups-garous ont dévoré Hal, qui était villageois.",
-        "Fay, qui était Cupidon, meurt de chagrin : son amour, Hal, n'est plus.",
+        "Les loups-garous ont dévoré Hal, qui avait la carte villageois.",
+        "Fay, qui avait la carte Cupidon, meurt de chagrin : son amour, Hal, n'est plus.",
     ]
     assert "Dan, capitaine, a une voix qui compte double." in out["why"]
     assert out["why"][-2:] == [

@@ -264,7 +264,7 @@ def test_an_eight_player_game_on_phones_ends_as_narrator_resolve_says(capsys) ->
     # 003: "Les morts de la nuit ne sont révélés qu'au matin": the public sentences are spoken, in order
     said = table.said()
     assert [w for w in expected["why"] if w in said] == [w for w in said if w in expected["why"]]
-    assert "Les loups-garous ont dévoré Hugo, qui était villageois." in said
+    assert "La nuit a coûté la vie à Hugo, qui avait la carte villageois." in said
     # nothing on the terminal in phone mode
     out = capsys.readouterr()
     for secret in (LOVERS, SEEN, SPIED, SPARED, "Ana est loup-garou"):

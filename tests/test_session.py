@@ -493,8 +493,8 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     assert outcome.dead == ["Ben", "Ana"]
     said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[1:3] == [
-        "Ben était chasseur et votait contre Ana, qui meurt aussi.",
-        "Ana était loup-garou : le village gagne, pour qui est encore en vie.",
+        "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
+        "Ana avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
     ]
     assert sum("Ben était chasseur" in text for text in said) == 1
 

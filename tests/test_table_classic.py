@@ -168,12 +168,12 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
     public = [w for w in expected["why"] if w in lines]
     assert public == [w for w in lines if w in expected["why"]]
     for sentence in (
-        "Les loups-garous ont dévoré Eva, qui était chasseur.",
-        "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou.",
+        "La nuit a coûté la vie à Eva, qui avait la carte chasseur.",
+        "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou.",
         "Le village élit Dan capitaine.",
         "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
         "Au matin, personne n'est mort.",
-        "Le village élimine Ana, qui était loup-garou.",
+        "Le village élimine Ana, qui avait la carte loup-garou.",
         "Le village n'a plus d'ennemi en vie : le village gagne.",
     ):
         assert sentence in lines
@@ -270,7 +270,7 @@ def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_opera
         "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
         "la table n'entend pas pourquoi."
     ) in operator.shown
-    assert "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou." in lines
+    assert "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou." in lines
 
 
 class TypingEar(ScriptedEar):
