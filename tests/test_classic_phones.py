@@ -65,8 +65,8 @@ RECORD["phases"][1]["day"]["chasseur"] = "Ana"
 RECORD["phases"][2]["night"]["sorciere"] = {"heal": False, "poison": "Ben"}
 
 LOVERS = "Cupidon unit Cleo et Hugo pour toujours."
-SEEN = "La voyante regarde la carte de son choix : Ana est loup-garou."
-SPIED = "Gus, la petite fille, espionne les loups-garous sans se faire surprendre."
+SEEN = "La voyante regarde la carte de son choix : Ana a la carte loup-garou."
+SPIED = "Gus, qui a la carte petite fille, espionne les loups-garous sans se faire surprendre."
 SPARED = "Les loups-garous renoncent à leur victime, Dan."
 
 

@@ -198,10 +198,10 @@ def test_secrets_go_to_the_operator_never_to_the_speaker() -> None:
     session.run()
     lines = said(speaker)
     secrets = [
-        "La voyante regarde la carte de son choix : Ana est loup-garou.",
+        "La voyante regarde la carte de son choix : Ana a la carte loup-garou.",
         "Cupidon unit Fay et Gus pour toujours.",
         "La sorcière sauve Dan avec sa potion de vie.",
-        "Gus, la petite fille, espionne les loups-garous sans se faire surprendre.",
+        "Gus, qui a la carte petite fille, espionne les loups-garous sans se faire surprendre.",
     ]
     for secret in secrets:
         assert secret in operator.shown
@@ -427,7 +427,7 @@ def test_narrator_play_thiercelieux_from_the_command_line(tmp_path: Path) -> Non
     assert run.returncode == 0, run.stderr
     spoken = [line for line in run.stdout.splitlines() if not line.startswith("[opérateur]")]
     screen = [line for line in run.stdout.splitlines() if line.startswith("[opérateur]")]
-    assert any("La voyante regarde la carte de son choix : Ana est loup-garou." in line for line in screen)
+    assert any("La voyante regarde la carte de son choix : Ana a la carte loup-garou." in line for line in screen)
     assert not any("Ana est loup-garou" in line for line in spoken)
     assert spoken[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
     # the game is written as a record, and narrator resolve plays it to the same end

@@ -81,7 +81,7 @@ def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
     assert "Annulé : « voyante », Dan ; à nouveau." in session.operator.shown
     # the voyante's look is the corrected one, on the screen only
-    assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
+    assert "La voyante regarde la carte de son choix : Eva a la carte chasseur." in session.operator.shown
 
 
 def test_the_witchs_call_keeps_its_length_after_an_undo() -> None:
