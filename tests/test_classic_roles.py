@@ -187,7 +187,9 @@ def test_the_angel_devoured_the_first_night_wins_alone_and_ends_the_game() -> No
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Ana"))
     assert out["camp"] == "ange" and out["winners"] == ["Ana"]
-    assert "Dès le début de la partie, le village élimine Ana, qui avait la carte ange : l'ange gagne seul." in out["why"]
+    assert (
+        "Dès le début de la partie, le village élimine Ana, qui avait la carte ange : l'ange gagne seul." in out["why"]
+    )
     # poisoned, he is not devoured: no win; after day 1's vote he is a simple villager (RULINGS 15)
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "sorciere", "Dan": "villageois", "Eva": "villageois"}
     votes = {"Ben": "Cleo", "Cleo": "Ben", "Eva": "Ben"}
@@ -259,10 +261,7 @@ def test_the_bear_growls_each_morning_and_the_state_says_it() -> None:
     # Montreur d'Ours: "Chaque matin, si l'un de ses voisins directs est Loup-Garou, l'ours grogne."
     deal = {"Ana": "montreur_ours", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Cleo"))
-    assert (
-        out["state"]["growl"] is True
-        and "L'ours d'Ana grogne : un voisin d'Ana est un loup-garou." in out["why"]
-    )
+    assert out["state"]["growl"] is True and "L'ours d'Ana grogne : un voisin d'Ana est un loup-garou." in out["why"]
     deal = {"Ana": "montreur_ours", "Ben": "villageois", "Cleo": "loup", "Dan": "villageois", "Eva": "villageois"}
     assert game(deal, night(loup="Dan"))["state"]["growl"] is False
     # his neighbour Ben devoured, the wolf Cleo is his neighbour by morning (RULINGS 11)

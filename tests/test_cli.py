@@ -238,7 +238,7 @@ def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
         (
             "table.yaml",
             ("{player}, quelle", "{joueur}, quelle"),
-            ":25:11: ask_card: {joueur} inconnu ; attendu : {player}",
+            ":26:11: ask_card: {joueur} inconnu ; attendu : {player}",
         ),
         (
             "demo.yaml",

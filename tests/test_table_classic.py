@@ -252,7 +252,7 @@ def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender()
     assert session.run().record == RECORD
     lines = said(speaker)
     at = lines.index("Pas Eva : on ne se choisit pas soi-même.")
-    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
     assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
 
 
@@ -263,14 +263,16 @@ def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_opera
     with pytest.raises(EOFError):  # the table has nothing more to say once the shot is in
         session.run()
     lines = said(speaker)
-    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
     assert lines[lines.index(question) + 1] == "Impossible de choisir Gus."
     assert not any("préjudice" in line for line in lines)
     assert (
         "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
         "la table n'entend pas pourquoi."
     ) in operator.shown
-    assert "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou." in lines
+    assert (
+        "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou." in lines
+    )
 
 
 class TypingEar(ScriptedEar):
@@ -694,7 +696,12 @@ def test_help_says_what_the_classic_table_understands() -> None:
     session, speaker, _ = classic_table(NIGHTS, voices)
     assert session.run().record == RECORD
     helped = next(line for line in said(speaker) if line.startswith("À tout moment"))
-    assert "« vote contre »" in helped and "Alice" not in helped and "voix pour" not in helped and "mangemort" not in helped
+    assert (
+        "« vote contre »" in helped
+        and "Alice" not in helped
+        and "voix pour" not in helped
+        and "mangemort" not in helped
+    )
 
 
 def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice() -> None:
