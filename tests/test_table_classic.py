@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -233,6 +234,20 @@ def test_a_dead_roles_call_is_made_and_lasts_as_long() -> None:
     assert sleeps[1] - wakes[1] >= call.wait
     # Cupidon's calls are made the first night only (002: "La première nuit (tour préliminaire)")
     assert len(starts["cupidon_wake"]) == len(starts["lovers_wake"]) == 1
+
+
+def test_no_line_asks_for_a_gesture_the_operators_screen_asks_it() -> None:
+    # RULINGS 24 (written in scripts/thiercelieux.yaml, the lovers' call): « je touche la tête des deux
+    # amoureux », « je lui montre la victime » are never said; the operator is asked, on his screen
+    session, speaker, operator = classic_table(NIGHTS, VOICES)
+    session.run()
+    heard = [text for _, _, text in speaker.heard]
+    assert not [t for t in heard if re.search(r"\bje (lui )?(touche|montre)\b", t, re.IGNORECASE)]
+    assert "Amoureux, vous savez qui vous êtes : réveillez-vous et reconnaissez-vous." in heard
+    gestures = [t for t in operator.shown if t.startswith(("Touchez", "Montrez"))]
+    lovers = "Touchez l'épaule des deux amoureux que Cupidon vient de désigner, pour qu'ils se réveillent."
+    witch = "Montrez à la sorcière la victime des loups-garous, que votre écran vient de donner."
+    assert gestures == [lovers, witch, witch]  # the first night's lovers; the living witch's two nights
 
 
 def test_an_illegal_night_choice_is_refused_on_the_screen_and_asked_again() -> None:
