@@ -88,6 +88,15 @@ def _generic(where: str, template: object, card_names: list[str], sized: bool = 
                     break
 
 
+# the questions a phone shows in the engine's words (narrator/table/classic/phones.py): `screen_…`, else
+# `expect_…`; the potions and the petite fille's spying have the script's own `phones:` words
+OWN_WORDS = {"expect_potions", "expect_spy", "expect_perform_once", "expect_charm_last"}  # the last two: a screen_
+
+
+def _plain(key: str) -> str:
+    return "screen_" + key.removeprefix("expect_")
+
+
 def _said() -> list[tuple[str, str]]:
     """(where, sentence) for every line a player hears or reads, filled every way."""
     out: list[tuple[str, str]] = []
@@ -115,7 +124,8 @@ def _said() -> list[tuple[str, str]]:
     rules = classic.load_classic()
     narration = load_narration()
     for key in rules.texts:
-        if key not in narration.public and key not in narration.confided:
+        shown = key.startswith("screen_") or (key.startswith("expect_") and _plain(key) not in rules.texts)
+        if key not in narration.public and key not in narration.confided and not (shown and key not in OWN_WORDS):
             continue  # the operator's screen and a record's errors: not what the players hear or read
         said_as = {**rules.texts, **narration.reworded}
         for table in TABLES:

@@ -180,6 +180,7 @@ ON_SCREEN: dict[str, set[str]] = {
     "expect_tiebreak_own": {"name"},
     "ask_revote": {"tied"},
     "expect_ballots": {"targets"},
+    "screen_ballots": {"targets"},
     "not_asked_successor": set(),
     "not_asked_no_captain": set(),
     "not_asked_captain": set(),
