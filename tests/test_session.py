@@ -496,7 +496,7 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
         "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
         "Ana avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
     ]
-    assert sum("Ben était chasseur" in text for text in said) == 1
+    assert sum("Ben avait la carte chasseur" in text for text in said) == 1
 
 
 def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
