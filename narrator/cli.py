@@ -597,9 +597,10 @@ def _cards(game: str, given: str) -> list[str]:
 
 def _roles(args: argparse.Namespace) -> int:
     """`narrator roles GAME`: what `--roles` accepts, one character a line."""
-    from narrator.script.role_names import characters
+    from narrator.script.role_names import characters, title_of
 
-    print(f"Les personnages de {args.game}, à donner à --roles (le nom, avec ou sans accents, va aussi) :")
+    title = title_of(args.game)  # « de Les Loups-Garous… » would be wrong: the title first
+    print(f"{title} : les personnages, à donner à --roles (le nom, avec ou sans accents, va aussi) :")
     for rid, (name, copies) in characters(args.game).items():
         most = f" (jusqu'à {copies} cartes)" if copies > 1 else ""
         print(f"  {rid} : {name}{most}")

@@ -104,9 +104,9 @@ def test_the_documented_example_gives_the_documented_output() -> None:
     # the format's first line, said without the lovers' gender (a record does not give it)
     assert out["why"][1:5] == [
         "Cupidon unit Fay et Hal pour toujours.",
-        "La voyante regarde la carte de son choix : Ana est loup-garou.",
-        "Les loups-garous ont dévoré Hal, qui était villageois.",
-        "Fay, qui était Cupidon, meurt de chagrin : son amour, Hal, n'est plus.",
+        "La voyante regarde la carte de son choix : Ana a la carte loup-garou.",
+        "Les loups-garous ont dévoré Hal, qui avait la carte villageois.",
+        "Fay, qui avait la carte Cupidon, meurt de chagrin : son amour, Hal, n'est plus.",
     ]
     assert "Dan, capitaine, a une voix qui compte double." in out["why"]
     assert out["why"][-2:] == [

@@ -65,8 +65,8 @@ RECORD["phases"][1]["day"]["chasseur"] = "Ana"
 RECORD["phases"][2]["night"]["sorciere"] = {"heal": False, "poison": "Ben"}
 
 LOVERS = "Cupidon unit Cleo et Hugo pour toujours."
-SEEN = "La voyante regarde la carte de son choix : Ana est loup-garou."
-SPIED = "Gus, la petite fille, espionne les loups-garous sans se faire surprendre."
+SEEN = "La voyante regarde la carte de son choix : Ana a la carte loup-garou."
+SPIED = "Gus, qui a la carte petite fille, espionne les loups-garous sans se faire surprendre."
 SPARED = "Les loups-garous renoncent à leur victime, Dan."
 
 
@@ -264,7 +264,7 @@ def test_an_eight_player_game_on_phones_ends_as_narrator_resolve_says(capsys) ->
     # 003: "Les morts de la nuit ne sont révélés qu'au matin": the public sentences are spoken, in order
     said = table.said()
     assert [w for w in expected["why"] if w in said] == [w for w in said if w in expected["why"]]
-    assert "Les loups-garous ont dévoré Hugo, qui était villageois." in said
+    assert "La nuit a coûté la vie à Hugo, qui avait la carte villageois." in said
     # nothing on the terminal in phone mode
     out = capsys.readouterr()
     for secret in (LOVERS, SEEN, SPIED, SPARED, "Ana est loup-garou"):

@@ -129,7 +129,7 @@ def test_the_infected_ancien_joins_the_wolves_with_his_life() -> None:
     )
     assert out["state"]["roles"]["Ana"] == "ancien" and out["state"]["camps"]["Ana"] == "loups"
     assert out["phases"][0]["dead"] == [] and out["phases"][2]["dead"] == ["Eva"]
-    assert "Ana, l'ancien, survit à la première attaque des loups-garous." in out["why"]
+    assert "Ana, qui a la carte ancien, survit à la première attaque des loups-garous." in out["why"]
     # infected, he is no villager: he kept his power, and an ancien killed by the wolves curses nobody
     assert not any("perdent leurs pouvoirs" in line for line in out["why"])
 
@@ -144,7 +144,7 @@ def test_the_salvateur_protecting_the_chevalier_spares_the_wolf() -> None:
     # unprotected, the first wolf on his left (Ben, the next name) dies the next night, revealed after it
     out = game(deal, night(loup="Ana"), day(votes={v: t for v, t in votes.items() if v != "Ana"}), night(loup="Eva"))
     assert out["phases"][2]["dead"] == ["Eva", "Ben"]
-    assert "Ben, qui était loup-garou, meurt de la septicémie de l'épée rouillée." in out["why"]
+    assert "Ben, qui avait la carte loup-garou, meurt de la septicémie de l'épée rouillée." in out["why"]
 
 
 def test_the_chevalier_wounds_the_first_living_wolf_on_his_left() -> None:
@@ -152,7 +152,7 @@ def test_the_chevalier_wounds_the_first_living_wolf_on_his_left() -> None:
     deal = {"Ana": "chevalier", "Ben": "villageois", "Cleo": "villageois", "Dan": "loup", "Eva": "villageois"}
     deal |= {"Fay": "loup", "Gus": "villageois", "Hal": "villageois"}
     out = game(deal, night(loup="Ana"))
-    assert "L'épée rouillée du chevalier Ana a blessé le premier loup-garou à sa gauche, Dan, qui mourra la nuit " \
+    assert "L'épée rouillée d'Ana a blessé le premier loup-garou à sa gauche, Dan, qui mourra la nuit " \
         "prochaine." in out["why"]  # fmt: skip
 
 
@@ -187,7 +187,9 @@ def test_the_angel_devoured_the_first_night_wins_alone_and_ends_the_game() -> No
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Ana"))
     assert out["camp"] == "ange" and out["winners"] == ["Ana"]
-    assert "Le village élimine l'ange, Ana, dès le début de la partie : l'ange gagne seul." in out["why"]
+    assert (
+        "Dès le début de la partie, le village élimine Ana, qui avait la carte ange : l'ange gagne seul." in out["why"]
+    )
     # poisoned, he is not devoured: no win; after day 1's vote he is a simple villager (RULINGS 15)
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "sorciere", "Dan": "villageois", "Eva": "villageois"}
     votes = {"Ben": "Cleo", "Cleo": "Ben", "Eva": "Ben"}
@@ -208,7 +210,7 @@ def test_the_servante_taking_the_hunters_place() -> None:
         night(loup="Cleo", chasseur="Ana"),
     )
     assert out["phases"][0]["dead"] == ["Ben"]
-    assert "Cleo, la servante dévouée, remplace Ben et devient chasseur." in out["why"]
+    assert "Cleo, qui avait la carte servante dévouée, remplace Ben et prend la carte chasseur." in out["why"]
     assert out["phases"][2]["dead"] == ["Cleo", "Ana"] and out["camp"] == "village"
     # a shot for Ben himself is refused: his card went to her
     message = error(deal, night(loup="Ben", servante=True, chasseur="Dan"))
@@ -259,10 +261,7 @@ def test_the_bear_growls_each_morning_and_the_state_says_it() -> None:
     # Montreur d'Ours: "Chaque matin, si l'un de ses voisins directs est Loup-Garou, l'ours grogne."
     deal = {"Ana": "montreur_ours", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Cleo"))
-    assert (
-        out["state"]["growl"] is True
-        and "L'ours du montreur, Ana, grogne : un voisin du montreur est loup-garou." in out["why"]
-    )
+    assert out["state"]["growl"] is True and "L'ours d'Ana grogne : un voisin d'Ana est un loup-garou." in out["why"]
     deal = {"Ana": "montreur_ours", "Ben": "villageois", "Cleo": "loup", "Dan": "villageois", "Eva": "villageois"}
     assert game(deal, night(loup="Dan"))["state"]["growl"] is False
     # his neighbour Ben devoured, the wolf Cleo is his neighbour by morning (RULINGS 11)

@@ -38,7 +38,7 @@ def test_resolve_prints_the_documented_example() -> None:
     assert set(first["winners"]) == {"Ana", "Dan", "Eva"}
     assert first["why"][:2] == [
         "Égalité à 2 voix entre Ben et Cleo, qui meurent.",
-        "Cleo était loup-garou : le village gagne, pour qui est encore en vie.",
+        "Cleo avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
     ]
 
 
@@ -238,7 +238,7 @@ def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
         (
             "table.yaml",
             ("{player}, quelle", "{joueur}, quelle"),
-            ":25:11: ask_card: {joueur} inconnu ; attendu : {player}",
+            ":26:11: ask_card: {joueur} inconnu ; attendu : {player}",
         ),
         (
             "demo.yaml",

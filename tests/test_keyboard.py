@@ -151,5 +151,5 @@ def test_the_operators_screen_asks_in_plain_french_never_in_a_records_notation()
     )
     thief = next(a for a in seen if a.key == "voleur" and not a.forced)
     assert _screen(thief).splitlines()[-1] == (
-        "la carte que le voleur prend (sinon, il garde la sienne) (numéro, Entrée : rien) > "
+        "la carte que le voleur prend ; sinon, il garde la sienne (numéro, Entrée : rien) > "
     )

@@ -75,7 +75,7 @@ def test_an_address_given_is_used_as_given_and_checked() -> None:
 
 def test_the_address_as_said_and_as_opened() -> None:
     assert url("192.168.1.20", 8080) == "http://192.168.1.20:8080"
-    assert spoken_address("192.168.1.20", 8080) == "192 point 168 point 1 point 20, deux-points 8080"
+    assert spoken_address("192.168.1.20", 8080) == "192 point 168 point 1 point 20, deux-points 8 0 8 0"
 
 
 def test_the_qr_code_drawn_in_the_terminal_holds_the_url() -> None:

@@ -68,6 +68,8 @@ def test_two_phones_cannot_take_one_seat_and_the_card_shows_only_when_asked(brow
     ana.page.locator("#card").wait_for(state="hidden")
     assert ana.card_in_page() == "" and "Voyante" not in ana.page.content()
 
+    hub.ask({"Ana": Question(Form.TAP, "Touchez l'écran.")})  # her call: a secret comes with a question
+    ana.wait_question("Touchez l'écran.")
     hub.tell("Ana", "Ben est Loup-Garou.")  # what was learned hides itself as the card does
     ana.wait_text("#secrets-news", "Nouveau")
     assert ana.secrets() == ["Ben est Loup-Garou."]
@@ -81,6 +83,30 @@ def test_two_phones_cannot_take_one_seat_and_the_card_shows_only_when_asked(brow
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     assert ana.secrets_in_page() == "" and ana.card_in_page() == ""
+
+
+def test_in_the_day_every_phone_looks_the_same_whatever_it_learned_at_night(browser: Browser, table) -> None:
+    # issue 23, 1: « Nouveau : touchez pour voir » stayed in the day on the phones that learned something
+    hub, url, _ = table
+    ana, ben = browser.phone(url), browser.phone(url)
+    ana.join("Ana")
+    ben.join("Ben")
+    news = "document.getElementById('secrets-news').textContent"
+    hub.status("Nuit 1")
+    hub.ask({"Ana": Question(Form.TAP, "Touchez l'écran."), "Ben": Question(Form.TAP, "Touchez l'écran.")})
+    ana.wait_question("Touchez l'écran.")
+    ben.wait_question("Touchez l'écran.")
+    hub.tell("Ana", "Ben est Loup-Garou.")
+    ana.wait_text("#secrets-news", "Nouveau : touchez pour voir.")  # at night, eyes closed: her phone says it
+    hub.rest()
+    hub.status("Jour 1 : le débat")
+    ben.wait_text("#status", "Jour 1")
+    ana.page.wait_for_function(f"{news} === ''")  # the day: gone, though she never looked
+    hub.tell("Ben", "Vous devenez loup-garou.")  # learned in the day (the enfant sauvage): never announced
+    hub.status("Jour 1 : le vote")
+    ben.wait_text("#status", "le vote")
+    assert ben.page.evaluate(news) == "" and ana.page.evaluate(news) == ""
+    assert ana.secrets() == ["Ben est Loup-Garou."] and ben.secrets() == ["Vous devenez loup-garou."]  # still there
 
 
 def test_each_form_of_question_is_answered_and_a_refusal_is_said(browser: Browser, table) -> None:

@@ -272,7 +272,7 @@ def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
     finally:
         phones.close()
     heard = [text for _, _, text in speaker.heard]
-    address = f"127 point 0 point 0 point 1, deux-points {phones.port}"
+    address = f"127 point 0 point 0 point 1, deux-points {' '.join(str(phones.port))}"
     assert heard[:3] == [heard[0], f"L'adresse : {address}.", "Il manque Ana, Ben et Cleo."]
     assert address in heard[0] and heard[-1] == "Tout le monde est là."
     assert [e for e in host.events if isinstance(e, ev.SeatTaken)] == [ev.SeatTaken(seat) for seat in PLAYERS]

@@ -221,7 +221,7 @@ def test_corrections_refusals_and_repeat() -> None:
     assert lines[at - 1 : at + 2] == ["votes_so_far*", "undone_what*", "votes_so_far*"]
     assert texts[at + 1] == load_prompts().text("votes_so_far", count=1, total=3)
     assert (
-        texts.count(load_prompts().text("ask_votes")) == 2
+        texts.count(load_prompts().text("ask_votes", voter="Ana", target="Ben")) == 2
     )  # the vote's question, and again after the read-back's « non »
     assert lines.count("ask_card*") >= 4  # asked, repeated on « répète », and after each refusal
     texts = [text for _, _, text in speaker.heard]
@@ -325,6 +325,18 @@ def test_a_resumed_debate_keeps_the_time_that_was_left() -> None:
     assert clock.now() - start == pytest.approx(30.0)
     said = [line for _, line, _ in speaker.heard]
     assert said == ["ten_seconds_left"]  # the one-minute reminder had already been said
+
+
+def test_a_resumed_game_says_where_it_is_as_a_classic_one_does() -> None:
+    # issue 23, 6: « A one-night resume says nothing until « répète »; the classic one says where it is »
+    # (tests/test_table_classic.py: « On reprend. Il reste 42 secondes. »)
+    in_play = ["mangemort"] * 2 + ["eleve"] * 4
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    narration = plan(session.script.announce, in_play, minutes=5)
+    with pytest.raises(Stopped):
+        session.run(narration, [ev.NightDone(), ev.Tick("debate", left=42.0)])
+    texts = [t for _, _, t in speaker.heard]
+    assert texts[0] == "On reprend. Il reste 42 secondes."
 
 
 def test_progress_replays_the_journal() -> None:
@@ -446,7 +458,7 @@ def test_a_resumed_vote_says_what_it_already_holds() -> None:
     held = prompts.join(
         [prompts.text("vote_one", voter="Ana", target="Ben"), prompts.text("tally_one", count=1, target="Ana")]
     )
-    assert texts[:2] == [prompts.text("ask_votes"), f"J'ai déjà 2 voix : {held}."]
+    assert texts[:2] == [prompts.text("ask_votes", voter="Ana", target="Ben"), f"J'ai déjà 2 voix : {held}."]
     assert vote.counts == {"Ben": 1, "Ana": 2}
 
 
@@ -481,10 +493,10 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     assert outcome.dead == ["Ben", "Ana"]
     said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[1:3] == [
-        "Ben était chasseur et votait contre Ana, qui meurt aussi.",
-        "Ana était loup-garou : le village gagne, pour qui est encore en vie.",
+        "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
+        "Ana avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
     ]
-    assert sum("Ben était chasseur" in text for text in said) == 1
+    assert sum("Ben avait la carte chasseur" in text for text in said) == 1
 
 
 def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from dataclasses import asdict
@@ -168,12 +169,12 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
     public = [w for w in expected["why"] if w in lines]
     assert public == [w for w in lines if w in expected["why"]]
     for sentence in (
-        "Les loups-garous ont dévoré Eva, qui était chasseur.",
-        "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou.",
+        "La nuit a coûté la vie à Eva, qui avait la carte chasseur.",
+        "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou.",
         "Le village élit Dan capitaine.",
         "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
         "Au matin, personne n'est mort.",
-        "Le village élimine Ana, qui était loup-garou.",
+        "Le village élimine Ana, qui avait la carte loup-garou.",
         "Le village n'a plus d'ennemi en vie : le village gagne.",
     ):
         assert sentence in lines
@@ -198,10 +199,10 @@ def test_secrets_go_to_the_operator_never_to_the_speaker() -> None:
     session.run()
     lines = said(speaker)
     secrets = [
-        "La voyante regarde la carte de son choix : Ana est loup-garou.",
+        "La voyante regarde la carte de son choix : Ana a la carte loup-garou.",
         "Cupidon unit Fay et Gus pour toujours.",
         "La sorcière sauve Dan avec sa potion de vie.",
-        "Gus, la petite fille, espionne les loups-garous sans se faire surprendre.",
+        "Gus, qui a la carte petite fille, espionne les loups-garous sans se faire surprendre.",
     ]
     for secret in secrets:
         assert secret in operator.shown
@@ -235,6 +236,20 @@ def test_a_dead_roles_call_is_made_and_lasts_as_long() -> None:
     assert len(starts["cupidon_wake"]) == len(starts["lovers_wake"]) == 1
 
 
+def test_no_line_asks_for_a_gesture_the_operators_screen_asks_it() -> None:
+    # RULINGS 24 (written in scripts/thiercelieux.yaml, the lovers' call): « je touche la tête des deux
+    # amoureux », « je lui montre la victime » are never said; the operator is asked, on his screen
+    session, speaker, operator = classic_table(NIGHTS, VOICES)
+    session.run()
+    heard = [text for _, _, text in speaker.heard]
+    assert not [t for t in heard if re.search(r"\bje (lui )?(touche|montre)\b", t, re.IGNORECASE)]
+    assert "Amoureux, vous savez qui vous êtes : réveillez-vous et reconnaissez-vous." in heard
+    gestures = [t for t in operator.shown if t.startswith(("Touchez", "Montrez"))]
+    lovers = "Touchez l'épaule des deux amoureux que Cupidon vient de désigner, pour qu'ils se réveillent."
+    witch = "Montrez à la sorcière la victime des loups-garous, que votre écran vient de donner."
+    assert gestures == [lovers, witch, witch]  # the first night's lovers; the living witch's two nights
+
+
 def test_an_illegal_night_choice_is_refused_on_the_screen_and_asked_again() -> None:
     answers = list(NIGHTS)
     answers[1:1] = [("voyante", "Cleo")]  # the voyante Cleo may not look at her own card
@@ -252,7 +267,7 @@ def test_a_hunter_aiming_at_himself_is_refused_aloud_without_guessing_a_gender()
     assert session.run().record == RECORD
     lines = said(speaker)
     at = lines.index("Pas Eva : on ne se choisit pas soi-même.")
-    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
     assert lines[at - 1 : at + 2] == [question, "Pas Eva : on ne se choisit pas soi-même.", question]
 
 
@@ -263,14 +278,16 @@ def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_opera
     with pytest.raises(EOFError):  # the table has nothing more to say once the shot is in
         session.run()
     lines = said(speaker)
-    question = "Eva, chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
+    question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
     assert lines[lines.index(question) + 1] == "Impossible de choisir Gus."
     assert not any("préjudice" in line for line in lines)
     assert (
         "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
         "la table n'entend pas pourquoi."
     ) in operator.shown
-    assert "Le chasseur Eva réplique en mourant et élimine Ben, qui était loup-garou." in lines
+    assert (
+        "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou." in lines
+    )
 
 
 class TypingEar(ScriptedEar):
@@ -427,7 +444,7 @@ def test_narrator_play_thiercelieux_from_the_command_line(tmp_path: Path) -> Non
     assert run.returncode == 0, run.stderr
     spoken = [line for line in run.stdout.splitlines() if not line.startswith("[opérateur]")]
     screen = [line for line in run.stdout.splitlines() if line.startswith("[opérateur]")]
-    assert any("La voyante regarde la carte de son choix : Ana est loup-garou." in line for line in screen)
+    assert any("La voyante regarde la carte de son choix : Ana a la carte loup-garou." in line for line in screen)
     assert not any("Ana est loup-garou" in line for line in spoken)
     assert spoken[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
     # the game is written as a record, and narrator resolve plays it to the same end
@@ -694,7 +711,12 @@ def test_help_says_what_the_classic_table_understands() -> None:
     session, speaker, _ = classic_table(NIGHTS, voices)
     assert session.run().record == RECORD
     helped = next(line for line in said(speaker) if line.startswith("À tout moment"))
-    assert "« Alice vote contre Bob »" in helped and "voix pour" not in helped and "mangemort" not in helped
+    assert (
+        "« vote contre »" in helped
+        and "Alice" not in helped
+        and "voix pour" not in helped
+        and "mangemort" not in helped
+    )
 
 
 def test_the_operator_takes_back_a_night_entry_and_the_table_hears_nothing_twice() -> None:

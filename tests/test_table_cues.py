@@ -70,7 +70,7 @@ def test_annule_at_the_witchs_prompt_ends_her_call_and_opens_the_morning() -> No
     session, speaker = table(operator, [])
     played_until_the_voices_end(session)
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
-    assert "Les loups-garous ont dévoré Gus, qui était villageois." in [t for _, _, t in speaker.heard]
+    assert "La nuit a coûté la vie à Gus, qui avait la carte villageois." in [t for _, _, t in speaker.heard]
     assert "Annulé : « loup », Hugo ; à nouveau." in session.operator.shown
 
 
@@ -81,7 +81,7 @@ def test_annule_at_the_wolves_prompt_sends_them_back_to_sleep() -> None:
     assert ids(speaker)[: len(HEARD_NIGHT_1)] == HEARD_NIGHT_1
     assert "Annulé : « voyante », Dan ; à nouveau." in session.operator.shown
     # the voyante's look is the corrected one, on the screen only
-    assert "La voyante regarde la carte de son choix : Eva est chasseur." in session.operator.shown
+    assert "La voyante regarde la carte de son choix : Eva a la carte chasseur." in session.operator.shown
 
 
 def test_the_witchs_call_keeps_its_length_after_an_undo() -> None:
@@ -193,7 +193,7 @@ def test_a_lovers_ballot_against_the_beloved_is_counted_as_said_and_shown_to_the
     assert any(s.startswith("Ben vote contre Cleo, son amour") for s in session.operator.shown)
     votes = next(e for e in session.events if isinstance(e, ev.Answer) and e.key == "votes")
     assert votes.value["Ben"] == "Cleo"  # counted as said
-    assert "Le village élimine Dan, qui était sorcière." in texts
+    assert "Le village élimine Dan, qui avait la carte sorcière." in texts
 
 
 def test_a_lovers_ballot_against_the_beloved_counts_so_the_tie_keeps_the_secret() -> None:
@@ -241,7 +241,7 @@ def test_the_card_is_said_once_the_servante_has_declined() -> None:
     session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
     played_until_the_voices_end(session)
     texts = [t for _, _, t in speaker.heard]
-    assert texts[ids(speaker).index("morning") + 1] == "Les loups-garous ont dévoré Eva, qui était villageois."
+    assert texts[ids(speaker).index("morning") + 1] == "La nuit a coûté la vie à Eva, qui avait la carte villageois."
 
 
 def test_annule_after_the_captains_election_says_who_is_taken_back() -> None:

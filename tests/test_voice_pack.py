@@ -84,7 +84,7 @@ def test_fixed_lines_follow_the_cards_in_play() -> None:
     every = {line.id for line in fixed_lines("poudlard")}
     few = {line.id for line in fixed_lines("poudlard", ["mangemort", "eleve"])}
     assert few < every
-    assert {"legend_mangemort", "mangemorts_wake", "night_start", "vote_call", "ask_votes"} <= few
+    assert {"legend_mangemort", "mangemorts_wake", "night_start", "vote_call"} <= few
     assert not {"legend_harry", "legend_sirius"} & few
     classic = {line.id for line in fixed_lines("thiercelieux", ["loup", "villageois"])}
     assert "help_classic" in classic and "help" not in classic and "welcome" not in classic
@@ -126,7 +126,7 @@ def test_every_fixed_line_of_a_whole_one_night_game_is_recorded(record: dict, pa
     recorded, synthesized = said_from(packs[game], speaker.heard)
     print(f"{record['id']}: {len(recorded)} fixed lines from the pack, {len(speaker.heard) - len(recorded)} by TTS")
     assert synthesized == []
-    assert {"night_start", "vote_call", "ask_votes", "help", "paused", "louder"} <= set(recorded)
+    assert {"night_start", "vote_call", "help", "paused", "louder"} <= set(recorded)
 
 
 def test_every_fixed_line_of_whole_classic_games_is_recorded(packs) -> None:

@@ -32,7 +32,7 @@ from narrator.script.marks import YamlError, load_marked
 from narrator.script.onenight.script import GameScript, load_shipped
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.script.schema import schema_problems
-from narrator.script.templates import text_problems
+from narrator.script.templates import fill, text_problems
 from narrator.table.classic.setup import check_deal
 from narrator.table.clock import Clock, FakeClock, RealClock
 from narrator.table.onenight.announcer import plan
@@ -118,7 +118,7 @@ class Demo:
         return [p["name"] for p in self.config["players"]]
 
     def line(self, key: str, **params: str) -> str:
-        return str(self.config["say"][key]).format(**params)
+        return fill(str(self.config["say"][key]), **params)
 
 
 def parse_demo(text: str, file: str) -> Demo:

@@ -26,7 +26,7 @@ import yaml
 from narrator.resources import french_reason
 from narrator.script.fixed_lines import fixed_lines
 from narrator.script.line import Line
-from narrator.script.role_names import characters, role_ids
+from narrator.script.role_names import characters, role_ids, title_of
 from narrator.voice.errors import NoSoundCard, VoiceError
 from narrator.voice.loudness import Leveller, loudness, peak_gain_db, scale
 from narrator.voice.pack import PROFILE_FILE, Pack, check, is_pack, load_pack, save_line, save_manifest
@@ -270,9 +270,9 @@ def record(
     todo = to_record(pack, lines, redo, everything)
     say = _printer(out)
     if not todo:
-        say(f"Rien à enregistrer : les {len(lines)} répliques de {game} sont là.")
+        say(f"Rien à enregistrer : {title_of(game)} : tout est enregistré, {_lines(len(lines))}.")
         return 0
-    say(f"{len(todo)} répliques à enregistrer dans {folder} (sur {len(lines)}). Parlez après « J'écoute ».")
+    say(f"{_lines(len(todo))} à enregistrer dans {folder} (sur {len(lines)}). Parlez après « J'écoute ».")
     try:
         mic = microphone()
     except NoSoundCard as exc:
@@ -373,7 +373,7 @@ def check_pack(folder: Path, game: str | None, roles: str | None, out: TextIO) -
     found = check(pack, lines)
     say = _printer(out)
     usable = len(lines) - len(found.missing) - len(found.stale) - len(found.bad)
-    say(f"{folder} ({game}) : {usable} répliques sur {len(lines)}.")
+    say(f"{folder}, {title_of(game)} : {_lines(usable)} sur {len(lines)}.")
     if found.missing:
         say(f"Manquantes ({len(found.missing)}) :")
         for line in found.missing:
@@ -416,6 +416,11 @@ def _profile(voice: str) -> Profile:
         return find_profile(voice)
     except VoiceError as exc:
         raise PackProblem(str(exc)) from None
+
+
+def _lines(n: int) -> str:
+    """« une réplique », « 2 répliques »: never « 1 répliques »."""
+    return "une réplique" if n == 1 else f"{n} répliques"
 
 
 def _printer(out: TextIO) -> Callable[[str], None]:

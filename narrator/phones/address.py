@@ -65,9 +65,10 @@ def url(address: str, port: int) -> str:
 
 
 def spoken_address(address: str, port: int) -> str:
-    """The address as the narrator says it: every part as a number, « point » between them."""
+    """The address as the narrator says it: every part of the IP as a number, « point » between them;
+    the port digit by digit, as it is typed (« 8 0 8 0 », never « huit mille quatre-vingts »)."""
     parts = " point ".join(address.split("."))
-    return f"{parts}, deux-points {port}"
+    return f"{parts}, deux-points {' '.join(str(port))}"
 
 
 def qr_code(text: str) -> str:

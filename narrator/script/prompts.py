@@ -11,7 +11,7 @@ from narrator.script.line import Line
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
-from narrator.script.templates import join_names, template_problems
+from narrator.script.templates import fill, join_names, template_problems
 
 # key -> the placeholders its template may use
 PLACEHOLDERS: dict[str, set[str]] = {
@@ -21,7 +21,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "time_left": {"time"},
     "minutes": {"n"},
     "seconds": {"n"},
-    "ask_votes": set(),
+    "ask_votes": {"voter", "target"},
     "votes_so_far": {"count", "total"},
     "vote_one": {"voter", "target"},
     "vote_nobody": {"voter"},
@@ -179,6 +179,7 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "status_night": {"number"},
     "status_debate": {"number"},
     "status_vote": set(),
+    "status_day": set(),
 }
 
 
@@ -203,7 +204,7 @@ class Prompts:
 
     def text(self, key: str, **params: object) -> str:
         """The template filled; in the form of its number when it has forms (« 1 carte », « 2 cartes »)."""
-        return form(self.texts[key], how_many(params)).format(**params)
+        return fill(form(self.texts[key], how_many(params)), **params)
 
     def join(self, parts: list[str]) -> str:
         """ "a", "a et b", "a, b et c"."""

@@ -38,6 +38,17 @@ def roles_of(game: str) -> Mapping[str, Character]:
     return load_game(game).roles
 
 
+def title_of(game: str) -> str:
+    """The game's name as its script gives it (« Loup-Garou pour une nuit »), never its id (« onuw »)."""
+    if family_of(game) == CLASSIC:
+        from narrator.script.classic.narration import load_narration
+
+        return load_narration().title
+    from narrator.script.onenight.script import load_shipped
+
+    return load_shipped(game).announce.title
+
+
 def characters(game: str) -> dict[str, tuple[str, int]]:
     """The game's characters in script order: id -> (name, how many cards of it a deal may hold)."""
     family = family_of(game)

@@ -9,6 +9,7 @@ A fixed line (said as written, never filled) takes no brace at all.
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
@@ -75,6 +76,45 @@ def fixed_problems(doc: Marked, path: Path, text: str) -> list[Problem]:
     if "{" in text or "}" in text:
         return [doc.problem(path, "ce texte est dit tel quel : aucune accolade, aucun {…}")]
     return []
+
+
+# The words French elides before a vowel or a mute h (« de Ana » is said « d'Ana »), when a template
+# puts one right before a value it fills. Most first names with an h take the elision (« d'Hugo »,
+# « d'Hélène »); the few cards whose h is aspirated (the French books say « de Harry », « de Hagrid »)
+# do not, nor a « y » said as a consonant (« de Yann », but « d'Yves »).
+_ELIDED = re.compile(r"(?:^|(?<=[\s«(’'\-]))(de|que|le|la|je|ne|se|me|te|lorsque|puisque|jusque) $", re.IGNORECASE)
+_ASPIRATED = ("harry", "hagrid", "hibou", "héros", "hérisson", "hache", "haine")
+_VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+
+
+def elides(word: str) -> bool:
+    """Whether a word said after « de », « que », « le »… takes their elision."""
+    low = word.lower()
+    if not low:
+        return False
+    if low[0] in _VOWELS:
+        return True
+    if low[0] == "h":
+        return not low.startswith(_ASPIRATED)
+    return low[0] == "y" and len(low) > 1 and low[1] not in _VOWELS
+
+
+def fill(template: str, **values: object) -> str:
+    """`template.format(**values)`, with the template's « de », « que », « le »… elided before a value
+    that starts with a vowel or a mute h: « La carte de {player} » says « La carte d'Ana »; and a
+    value's last dot (an initial, « Léa B. ») left out before the template's punctuation."""
+    out: list[str] = []
+    for literal, name, spec, conversion in string.Formatter().parse(template):
+        if out and out[-1].endswith(".") and literal[:1] in (".", ",", ":", ";", "!", "?"):
+            out[-1] = out[-1][:-1]  # « Léa B. » before « . » or « , »: the dot would be read aloud
+        if name is None:
+            out.append(literal)
+            continue
+        value = format(string.Formatter().convert_field(values[name], conversion), spec or "")
+        if elides(value):
+            literal = _ELIDED.sub(lambda m: m.group(1)[:-1] + "'", literal)
+        out.append(literal + value)
+    return "".join(out)
 
 
 class Worded(Protocol):

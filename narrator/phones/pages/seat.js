@@ -203,11 +203,25 @@ function button(text, onPress) {
   return element;
 }
 
+// A new secret is announced only in the part of the game (the status: « Nuit 2 ») where it came and
+// where this phone was asked something, as every phone is at night (real or decoy): when the status
+// changes — the day — no phone says it any more, and one learned in the day is never announced, so
+// every phone looks the same while the table is awake. The secret stays in the list all the same.
+let heardSecrets = 0; // secrets this page has received
+let askedUnder = null; // the status under which this phone last showed a question
+let newsUnder = null; // the status under which its unseen secrets were announced
+
 function renderSecrets(secrets) {
-  if (secrets.length < seenSecrets) seenSecrets = 0; // a new game on the same seat
+  if (secrets.length < seenSecrets) seenSecrets = heardSecrets = 0; // a new game on the same seat
   if (learned.shown()) learned.fill();
+  if (screen.question) askedUnder = screen.status;
+  if (secrets.length > heardSecrets) {
+    heardSecrets = secrets.length;
+    newsUnder = askedUnder === screen.status ? screen.status : null;
+  }
   // only that something is new, never what: a neighbour glancing at the screen reads nothing
-  const news = secrets.length > seenSecrets ? "Nouveau : touchez pour voir." : "";
+  const fresh = secrets.length > seenSecrets && newsUnder !== null && newsUnder === screen.status;
+  const news = fresh ? "Nouveau : touchez pour voir." : "";
   if ($("secrets-news").textContent !== news) $("secrets-news").textContent = news;
 }
 

@@ -196,6 +196,7 @@ def _ballots(
         forced=bool(rows),
         context=context,
         expected=expected,
+        screen=Reason("screen_ballots", {"targets": targets}),  # a voter's phone: words, not the record's null
         ballots=rows,
         by=voters,
         secret=secret,

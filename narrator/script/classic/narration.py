@@ -18,7 +18,7 @@ from narrator.rules.classic.model import Rules
 from narrator.rules.classic.record import phase_keys
 from narrator.script.line import Line, Reminder, Step, Wait
 from narrator.script.marks import Marked, Path, Problem, load_marked
-from narrator.script.templates import fixed_problems, text_problems
+from narrator.script.templates import fill, fixed_problems, text_problems
 
 _TEXT = {"type": "string", "minLength": 1}
 _ID = {"type": "string", "pattern": "^[a-z_]+$"}
@@ -38,6 +38,7 @@ _CALL = {
         "wake": _LINES,
         "wait": {"type": "number", "minimum": 0, "maximum": 600},
         "sleep": _LINES,
+        "operator": _TEXT,
     },
     "required": ["for", "wake", "wait", "sleep"],
     "additionalProperties": False,
@@ -112,6 +113,7 @@ class Call:
     wake: tuple[Line, ...]
     wait: float  # the shortest the call lasts, from the end of `wake` to the start of `sleep`
     sleep: tuple[Line, ...]
+    operator: str = ""  # a gesture asked of the operator on his screen (RULINGS 24), never said
 
     def made(self, dealt: set[str], night: int) -> bool:
         tonight = {"every": True, "first": night == 1, "even": night % 2 == 0}[self.nights]
@@ -134,10 +136,11 @@ class Narration:
     # who learns each private sentence on their phone: `call` and/or the sentence's placeholders naming players
     confided: Mapping[str, tuple[str, ...]]
     phones: Mapping[str, str]  # what the phones show of the questions in parts and of the pack's agreement
+    title: str = ""  # the game's name, said and shown in place of its id
 
     def debate_opening(self, time: str) -> list[Step]:
         """The debate's first lines, with its length said as words (« cinq minutes », « une minute »)."""
-        return [Line(line.id + "*", line.text.format(time=time)) for line in self.opening]
+        return [Line(line.id + "*", fill(line.text, time=time)) for line in self.opening]
 
     def night_steps(self, in_play: set[str], night: int) -> list[Step]:
         """Night `night` read straight through, every call made with its wait (`narrator render`: what
@@ -286,6 +289,7 @@ def _narration(data: dict) -> Narration:
             wake=_lines(c["wake"]),
             wait=float(c["wait"]),
             sleep=_lines(c["sleep"]),
+            operator=c.get("operator", ""),
         )
         for c in night["calls"]
     )
@@ -303,6 +307,7 @@ def _narration(data: dict) -> Narration:
         reworded=dict(data.get("reworded", {})),
         confided={key: tuple(who) for key, who in data["confided"].items()},
         phones=dict(data["phones"]),
+        title=str(data["title"]),
     )
 
 

@@ -37,7 +37,7 @@ from narrator.script.games import CLASSIC, games_of
 from narrator.script.marks import Marked, Problem, YamlError, load_marked
 from narrator.script.plural import TEMPLATE, form, how_many
 from narrator.script.schema import schema_problems
-from narrator.script.templates import join_names, template_problems
+from narrator.script.templates import fill, join_names, template_problems
 
 (GAME,) = games_of(CLASSIC)  # the family's one game: a second would need its own script file
 
@@ -180,6 +180,7 @@ ON_SCREEN: dict[str, set[str]] = {
     "expect_tiebreak_own": {"name"},
     "ask_revote": {"tied"},
     "expect_ballots": {"targets"},
+    "screen_ballots": {"targets"},
     "not_asked_successor": set(),
     "not_asked_no_captain": set(),
     "not_asked_captain": set(),
@@ -434,7 +435,7 @@ def say(rules: Rules, reason: Reason) -> str:
             params[key] = rules.roles[str(value)].name
         elif isinstance(value, list | tuple):
             params[key] = ", ".join(str(v) for v in value)
-    return template.format(**params)
+    return fill(template, **params)
 
 
 def say_aloud(rules: Rules, reworded: Mapping[str, str], reason: Reason) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from narrator.script.line import Line, Reminder, Step, Wait
+from narrator.script.templates import fill
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ class Announcements:
             if isinstance(step, str):
                 for rid, entry in self.legend.items():
                     if rid in present:
-                        text = step.format(name=entry.name, team=entry.team, stars=entry.stars, symbol=entry.symbol)
+                        text = fill(step, name=entry.name, team=entry.team, stars=entry.stars, symbol=entry.symbol)
                         out.append(Line(f"legend_{rid}", text[:1].upper() + text[1:]))
             else:
                 out.append(step)
@@ -111,7 +112,7 @@ class Announcements:
         for step in self.opening:
             if isinstance(step, Line) and "{minutes}" in step.text:
                 text = self.opening_one.get(step.id, step.text) if minutes == 1 else step.text
-                step = Line(step.id + "*", text.format(minutes=minutes))
+                step = Line(step.id + "*", fill(text, minutes=minutes))
             out.append(step)
         return out
 

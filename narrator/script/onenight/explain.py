@@ -5,14 +5,14 @@ from __future__ import annotations
 from narrator.rules.onenight.model import COPY_PREFIX, Ruleset
 from narrator.rules.reason import Reason
 from narrator.script.plural import form, how_many
-from narrator.script.templates import join_names
+from narrator.script.templates import fill, join_names
 
 
 def card_name(rules: Ruleset, card: str) -> str:
     """How a card is said: the role's name; a Doppelgänger card as "Doppelgänger-ROLE"."""
     if card.startswith(COPY_PREFIX):
         copied = rules.roles[card[len(COPY_PREFIX) :]].name
-        return str(rules.texts["copied_name"]).format(role=copied)
+        return fill(str(rules.texts["copied_name"]), role=copied)
     return rules.roles[card].name
 
 
@@ -25,4 +25,4 @@ def say(rules: Ruleset, reason: Reason) -> str:
         params["names"] = join_names(rules, [str(n) for n in names])
     if isinstance(role, str):
         params["role"] = card_name(rules, role)
-    return template.format(**params)
+    return fill(template, **params)

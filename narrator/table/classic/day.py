@@ -18,7 +18,7 @@ from narrator.rules.classic.death import SPARED
 from narrator.script.classic.narration import Narration
 from narrator.script.classic.script import say, say_aloud
 from narrator.script.line import Line
-from narrator.script.templates import join_names
+from narrator.script.templates import fill, join_names
 from narrator.table.classic.operator import Operator
 from narrator.table.conversation import Named
 from narrator.table.host import Debate, Host
@@ -39,8 +39,11 @@ class ClassicDay:
     def choice(self, ask: Ask) -> str | None:
         """One player named aloud (the captain, the hunter's shot, the heir, the tie-break), confirmed."""
         voice, prompts, talk = self.host.voice, self.host.prompts, self.host.talk
-        question = self.narration.asks[ask.key].format(
-            who=ask.who or "", choices=join_names(self.rules, list(ask.choices)), example=""
+        question = fill(
+            self.narration.asks[ask.key],
+            who=ask.who or "",
+            choices=join_names(self.rules, list(ask.choices)),
+            example="",
         )
         while True:
             voice.ask(Line(ask.key + "*", question))
@@ -94,7 +97,7 @@ class ClassicDay:
         target = next((t for t in legal[voters[0]] if t != voters[0]), voters[0])
         example = prompts.text("vote_one", voter=voters[0], target=target)
         targets = sorted({t for ts in legal.values() for t in ts}, key=self.players.index)
-        question = self.narration.asks[ask.key].format(who="", choices=join_names(self.rules, targets), example=example)
+        question = fill(self.narration.asks[ask.key], who="", choices=join_names(self.rules, targets), example=example)
         poll = Poll(
             question=Line(ask.key + "*", question),
             total=len(voters),

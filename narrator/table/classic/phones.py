@@ -27,6 +27,7 @@ from narrator.phones.screens import Choice, Form, Question
 from narrator.rules.classic.asks import Ask, Kind, Words
 from narrator.rules.phase import PhaseId
 from narrator.script.prompts import Prompts
+from narrator.script.templates import fill
 
 PATIENCE_S = 30.0  # how long a needed answer may be missing before the table hears it is awaited
 DECOY = {Form.ONE: "phone_decoy_one", Form.PAIR: "phone_decoy_pair", Form.SOME: "phone_decoy_some"}
@@ -114,30 +115,30 @@ class PhoneOperator:
         choices = self._shown(ask.choices)
         if len(ask.by) == 1:
             return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
-        together = self.texts["together"].format(names=self._join(ask.by))
+        together = fill(self.texts["together"], names=self._join(ask.by))
         shown = f"{text} {together}"
         while True:
             got = self._ask_each(ask.by, Question(Form.ONE, shown, choices, not ask.forced))
             if len(set(got.values())) == 1:
                 return got[ask.by[0]]
             said = [
-                self.texts["proposal"].format(voter=seat, target=got[seat] or self.texts["nobody"]) for seat in ask.by
+                fill(self.texts["proposal"], voter=seat, target=got[seat] or self.texts["nobody"]) for seat in ask.by
             ]
-            shown = f"{text} {self.texts['proposals'].format(proposals=', '.join(said))}"
+            shown = f"{text} {fill(self.texts['proposals'], proposals=', '.join(said))}"
 
     def _potions(self, ask: Ask, words: Words) -> dict[str, object]:
         """The sorcière's two potions, in order: life for the pack's victim, then death for someone."""
         heal = False
         if ask.heal is not None:
-            heal = bool(self._asked(ask, Question(Form.YES_NO, self.texts["heal"].format(victim=ask.heal))))
+            heal = bool(self._asked(ask, Question(Form.YES_NO, fill(self.texts["heal"], victim=ask.heal))))
         poison = None
         if ask.choices:
             text = self.texts["poison"]
             if ask.no_heal is not None:
-                text = f"{self.texts['no_heal'].format(why=words(ask.no_heal))} {text}"
+                text = f"{fill(self.texts['no_heal'], why=words(ask.no_heal))} {text}"
             poison = self._asked(ask, Question(Form.ONE, text, self._shown(ask.choices), optional=True))
         elif ask.no_poison is not None:
-            self.note(_sentence(self.texts["no_poison"].format(why=words(ask.no_poison))), ask.by)
+            self.note(_sentence(fill(self.texts["no_poison"], why=words(ask.no_poison))), ask.by)
         return {"heal": heal, "poison": poison}
 
     def _spy(self, ask: Ask) -> dict[str, bool]:

@@ -279,6 +279,7 @@ class ClassicSession(Host):
             self._next += 1
         if self._speak(self._calls[index].wake):
             self._woken.add((self.label, index))
+            self._gesture(self._calls[index])
         self._open, self._opened_at, self._next = index, self.clock.now(), index + 1
 
     def _wake_again(self) -> None:
@@ -302,7 +303,15 @@ class ClassicSession(Host):
 
     def _empty_call(self, call: Call) -> None:
         """A call nobody answers (its role is dead, or has nothing to choose): the same words and wait."""
+        if not call.answers and not self._replay and self._said >= self._mute:  # will be said (`_aloud`)
+            self._gesture(call)  # the lovers, the charmed: the operator wakes them during the wait
         self._speak((*call.wake, Wait(call.wait), *call.sleep))
+
+    def _gesture(self, call: Call) -> None:
+        """What the narrator cannot do itself, asked of the operator on his screen (RULINGS 24: « je
+        touche la tête des amoureux » is never said); with phones, the players' phones do it."""
+        if call.operator:
+            self.operator.show(call.operator)
 
     def _morning(self) -> None:
         self._close_call()

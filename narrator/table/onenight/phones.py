@@ -22,7 +22,7 @@ from narrator.rules.onenight.model import CENTER, Ruleset
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
 from narrator.script.onenight.phone_words import PhoneWords
-from narrator.script.templates import join_names
+from narrator.script.templates import fill, join_names
 from narrator.table import events as ev
 from narrator.table.clock import Clock
 from narrator.table.voice import Voice
@@ -158,10 +158,10 @@ class PhoneNight:
     def label(self, value: str) -> str:
         """A player's name, a middle place, or two middle places, as the phone shows them."""
         if value in CENTER:
-            return self.words.center.format(place=value)
+            return fill(self.words.center, place=value)
         if value in CENTER_PAIRS:
             first, second = value.split("+")
-            return self.words.center_pair.format(first=first, second=second)
+            return fill(self.words.center_pair, first=first, second=second)
         return value
 
     def tell(self, wake: int, seats: Sequence[str]) -> None:
@@ -180,9 +180,9 @@ class PhoneNight:
         words = self.words
         if isinstance(value, list):
             names = join_names(self.rules, [str(v) for v in value]) or words.nobody
-            return words.group.format(group=words.groups.get(key, key), names=names)
+            return fill(words.group, group=words.groups.get(key, key), names=names)
         card = card_name(self.rules, str(value))
         if key == "self":
-            return words.self_card.format(card=card)
+            return fill(words.self_card, card=card)
         place = self.label(key)
-        return words.seen.format(place=place[:1].upper() + place[1:], card=card)
+        return fill(words.seen, place=place[:1].upper() + place[1:], card=card)

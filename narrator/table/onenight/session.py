@@ -26,6 +26,8 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.prompts import load_phone_prompts
+from narrator.script.templates import fill
 from narrator.table import events as ev
 from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
@@ -93,14 +95,13 @@ class Session(Host):
             raise self.damaged(*damage)
         if self.on_phones is not None:
             self._phones_from(progress(self.events))
-        undone = False
         while True:
             try:
-                return self._go_on(plan, progress(self.events), undone)
+                return self._go_on(plan, progress(self.events))
             except Undo:
-                undone = True
+                continue
 
-    def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
+    def _go_on(self, plan: Plan, state: Progress) -> Ending:
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             if self.on_phones is not None:
@@ -109,9 +110,10 @@ class Session(Host):
                 self.night(plan, state.night_at)
         if stage == STAGES.index("debate"):  # resumed or « annule » of « on vote »: « répète » says the day's opening
             self.voice.last = plan.opening[plan.sections[-1] :]
-            if undone:  # the table hears it debates again
-                left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
-                self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
+            # the table hears where the game is, as a classic game's resumed debate says it (« On reprend.
+            # Il reste 3 minutes. »): a resumed game, or « annule » of « on vote »
+            left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
+            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
         if stage <= STAGES.index("debate"):
             self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
@@ -177,8 +179,7 @@ class Session(Host):
         phones.deal_cards()
         if state.stage != "night":  # the night is over: every phone gets back what its player learned
             phones.tell(LAST_WAKE, self.players)
-            if face_up := self._face_up():
-                phones.hub.status(" ".join(line.text for line in face_up))
+            self._day_status(phones)
 
     def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
         """The legend, then the night call by call with the choices on the phones, then the day's opening;
@@ -206,15 +207,22 @@ class Session(Host):
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
             self.voice.tell(*face_up)
-            phones.hub.status(" ".join(line.text for line in face_up))
+        self._day_status(phones)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
+
+    def _day_status(self, phones: PhoneNight) -> None:
+        """Every phone's public line in the day: Harry's face-up card, else that it is the day (a new
+        status also ends the night's « Nouveau » on the phones that learned something)."""
+        face_up = self._face_up()
+        day = " ".join(line.text for line in face_up) if face_up else load_phone_prompts().text("status_day")
+        phones.hub.status(day)
 
     def _face_up(self) -> list[Line]:
         """The cards left face up for the day (Harry's), as every player is told them."""
         template = self.script.phones.visible if self.script.phones else ""
         visible = [(name, card_name(self.script.rules, card)) for name, card in self.dawn()[1].items()]
-        return [Line(f"visible_{n}*", template.format(name=p, card=c)) for n, (p, c) in enumerate(visible)]
+        return [Line(f"visible_{n}*", fill(template, name=p, card=c)) for n, (p, c) in enumerate(visible)]
 
     def dawn(self) -> tuple[list[str], dict[str, str]]:
         """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
@@ -253,7 +261,9 @@ class Session(Host):
         """Ballots (« Alice vote contre Bob ») or tallies (« trois voix pour Bob »), read back and confirmed.
 
         `inputs` are those a journal already holds: a resumed vote goes on from them."""
-        poll = Poll(question=self.prompts.line("ask_votes"), total=len(self.players), tallies=True)
+        voter, target = self.players[0], self.players[1 % len(self.players)]  # the table's names, not Alice's
+        question = self.prompts.line("ask_votes", voter=voter, target=target)
+        poll = Poll(question=question, total=len(self.players), tallies=True)
         ballots, tallies = tally(self.readback.collect(poll, inputs or []))
         counts = Counter(t for t in ballots.values() if t is not None)
         counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
