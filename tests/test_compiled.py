@@ -220,7 +220,7 @@ def nothing_built(monkeypatch):
         (["--ear", "micro"], "--ear : attendu : vosk, keyboard ou script:FICHIER ; trouvé : micro"),
         (["--ear", "script:/nulle/part.txt"], "/nulle/part.txt : script de réponses illisible (fichier ou dossier"),
         (["--wav", "/nulle/part/nuit.wav"], "/nulle/part/nuit.wav : écriture impossible (fichier ou dossier"),
-        (["--minutes", "0"], "--minutes : attendu : de 1 à 60 ; trouvé : 0"),
+        (["--minutes", "0"], "--minutes : attendu : un entier de 1 à 60 ; trouvé : 0"),
         (["--voice", "personne"], "personne"),
     ],
     ids=["bind", "port", "ear", "ear-script", "wav", "minutes", "voice"],

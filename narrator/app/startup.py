@@ -136,8 +136,11 @@ def check_options(options: Options, journal_path: str | None = None, voice: bool
 
 def check_request(asked: TableRequest) -> None:
     """What a table request says that needs no script: the debate's length."""
-    if asked.minutes is not None and not 1 <= asked.minutes <= 60:
-        raise SetupError(f"--minutes : attendu : de 1 à 60 ; trouvé : {asked.minutes}")
+    from narrator.table.bounds import refusal
+
+    why = None if asked.minutes is None else refusal("minutes", asked.minutes)
+    if why:
+        raise SetupError(f"--minutes : {why}")
 
 
 def check_address(bind: str, port: int) -> None:
