@@ -43,7 +43,12 @@ KINDS = {
     "P": "the Doppelgänger's copy (« qui a copié »)",
     "K": "a link that says nothing alone (« est », « la carte de »)",
     "=": "a link that presents (« c'est », « ce sont »): « le Mangemort, c'est Bob »",
-    "!": "a word that turns a command around (« pas », « ou »)",
+    "!": "a word that turns a command around (« pas », « ou »), or says the sentence is no command (« je crois »)",
+    "Y": "the agent of a passive ballot (« est visé par », « a reçu la voix de »)",
+    "W": "a ballot as a subject (« la voix de »)",
+    "G": "where that ballot goes (« va à »)",
+    "Q": "que: « c'est contre Karim que Bérénice vote »",
+    "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
 }
 # day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
 DAY_TAGS = {
@@ -62,7 +67,15 @@ DAY_TAGS = {
     "link": "K",
     "choosing": "K",
     "block": "!",
+    "passive": "Y",
+    "ballot_of": "W",
+    "goes": "G",
+    "object": "Q",
+    "among": "I",
 }
+# a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
+# at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
+OTHER_NAME_LETTERS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +159,13 @@ class Lexicon:
             lex.setdefault(key, [Tag("?", spelled)])
         self._decoy_texts = [" ".join(k) for k in decoys]
         self.lex = lex
+        # a seated name that sounds like a card (Lou, « loup »): after « a copié » it may be the card
+        self._sounds = {
+            key: tuple(sorted(rids))
+            for key in self.names
+            for form, rids in forms.items()
+            if len(key) == 1 and key[0] not in forms and " " not in form and _sound(form) == _sound(key[0])
+        }
         self.longest = max((len(k) for k in (*lex, *self.names, *self.skips)), default=1)
         self._longest_name = max((len(k) for k in self.names), default=1)
 
@@ -183,6 +203,8 @@ class Lexicon:
             tags = []
             if key in self.names:
                 tags.append(Tag("N", self.names[key]))
+                if key in self._sounds:
+                    tags.append(Tag("R", self._sounds[key]))
             tags += self.lex.get(key, [])
             if tags:
                 return tags, k
@@ -202,6 +224,8 @@ class Lexicon:
         if name is None:
             return Tag("!"), k  # two players fit: when in doubt, nothing
         said = " ".join(heard[i : i + k])
+        if _longer_by(said.replace(" ", ""), name.replace(" ", "")) >= OTHER_NAME_LETTERS:
+            return Tag("?", "-".join(part[:1].upper() + part[1:] for part in heard[i : i + k])), k
         slip = Levenshtein.distance(said, name)
         other = process.extractOne(
             said, self._decoy_texts, scorer=Levenshtein.distance, score_cutoff=slip
@@ -209,3 +233,20 @@ class Lexicon:
         if other is not None:
             return Tag("!"), k
         return Tag("N", self.names[tuple(name.split())]), k
+
+
+_SILENT_ENDS = "ptdsxzeh"
+
+
+def _longer_by(one: str, other: str) -> int:
+    """How many letters one name has more than the other when it holds the other whole, else 0."""
+    short, long = sorted((one, other), key=len)
+    return len(long) - len(short) if long.startswith(short) or long.endswith(short) else 0
+
+
+def _sound(word: str) -> str:
+    """A word without its silent end: « loup » and « lou » sound alike."""
+    word = word.replace("ph", "f")
+    while len(word) > 2 and word[-1] in _SILENT_ENDS:
+        word = word[:-1]
+    return word
