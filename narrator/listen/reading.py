@@ -35,8 +35,8 @@ _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 # de Léa »), the ballot as subject (« la voix de Timothée va à Lou »), the cleft (« contre Karim
 # c'est Bérénice qui vote », « c'est Karim que Bérénice accuse »)
 _PASSIVE = re.compile(rf"&?{_K}*(?P<T>N){_K}*Y{_K}*(?P<L>{_LIST})[K=E]*")
-_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>{_AND_LIST}){_K}*[GC]{_K}*(?P<T>[NO])[K=E]*")
-_OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N){_K}*W{_K}*[GC]{_K}*(?P<T>[NO])[K=E]*")
+_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>{_AND_LIST})K*[GC=]{_K}*(?P<T>[NO])[K=E]*")
+_OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N)K*WK*[GC=]{_K}*(?P<T>[NO])[K=E]*")
 _CLEFT = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=Q]*(?P<L>{_LIST})[K=Q]*V[K=E]*")
 _CLEFT_NAME = re.compile(rf"&?{_K}*=(?P<T>N){_K}*Q{_K}*(?P<L>{_LIST}){_K}*V[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »

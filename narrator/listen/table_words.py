@@ -25,12 +25,13 @@ from narrator.listen.tagger import Lexicon, role_forms
 __all__ = ["Parser"]
 
 # the day_words each phase's grammar holds, besides names, first names, nobody and the links
-_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block")
+# (chatter, more and turns: the words around a control, heard in every phase)
+_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block", "chatter", "more", "turns")
 PHASE_WORDS = {
-    "vote": ("vote", "against", "abstain", "each"),
+    "vote": ("vote", "against", "abstain", "each", "passive", "ballot_of", "goes", "object"),
     "tally": ("vote", "against", "ballot", "zero", "each", "abstain"),
     "reveal": ("copy", "each"),
-    "choose": ("vote", "against", "choosing", "zero"),
+    "choose": ("vote", "against", "choosing", "zero", "among"),
 }
 PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
 SEAT_CONTROLS = frozenset({"free_seat"})
