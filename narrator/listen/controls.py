@@ -30,7 +30,9 @@ OPENERS = frozenset({"yes", "no", "undo"})
 _MAX_WAYS = 2
 WEAK = frozenset({"pardon", "comment", "attends", "attendez", "continue", "continuez", "vas y", "allez y", "votez"})
 WEAK |= frozenset({"erreur", "faux", "correction", "aide"})
-ASIDE_NOT = frozenset({"plus", "moins", "trop"})  # left aside, they would change what a setting says
+ASIDE_NOT = frozenset({"plus", "moins", "trop"})
+NEGATION = frozenset({"pas", "ne", "n", "jamais"})
+OPENING = frozenset({"attends", "attendez"})  # weak, but a pause when they open a sentence that names nobody  # left aside, they would change what a setting says
 
 
 class Controls:
@@ -94,10 +96,7 @@ class Controls:
         minutes »): the reading that leaves the fewest words aside, if there is one only; None when
         a word aside turns the sentence around (« ne répète pas », « après on vote »)."""
         n = len(heard)
-        for i in range(n):
-            for j in range(i + 1, min(n, i + self.longest_turn) + 1):
-                if tuple(heard[i:j]) in self.turns:
-                    return None
+        turned = {i for i in range(n) for k in range(1, self.longest_turn + 1) if tuple(heard[i : i + k]) in self.turns}
         if any(w in self.against and heard[k + 1] in self.names for k, w in enumerate(heard[:-1])):
             return None  # « une minute et demie pour Paul »: a day's word, not a control
         strong = self.strong_long if any(w in self.names for w in heard) else self.strong
@@ -109,14 +108,16 @@ class Controls:
             if not ways:
                 continue
             moves: list[tuple[int, int, Command | None]] = []
-            if heard[i] not in ASIDE_NOT:
+            if heard[i] not in ASIDE_NOT and i not in turned:
                 moves.append((i + 1, aside + 1, None))
             for j in range(i + 1, min(n, i + self.longest) + 1):
                 key = tuple(heard[i:j])
                 if key in self.fillers:
                     moves.append((j, aside, None))
                 command = strong.get(key) or self._more_time(key)
-                if command:
+                if i == 0 and not command and key in self.phrases and " ".join(key) in OPENING and strong is self.strong:
+                    command = self.phrases[key]  # « attendez, on sonne à la porte »
+                if command and not _negated(heard, i, j):
                     moves.append((j, aside, command))
             for j, cost, command in moves:
                 if cost > best[j][0]:
@@ -151,6 +152,11 @@ class Controls:
         return Command("more_time", seconds=total) if total > 0 else None
 
 
+def _negated(heard: Sequence[str], start: int, end: int) -> bool:
+    """A negation just before a control or right after it: « ne fais pas de pause », « on arrête pas »."""
+    return any(w in NEGATION for w in heard[max(0, start - 3) : start]) or any(w in NEGATION for w in heard[end : end + 1])
+
+
 def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     """« non, annule » is one undo, « c'est bon, on vote » one start of the vote; a control said
     twice (« oui oui ») is said once."""
@@ -158,8 +164,8 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     for command in way:
         if out and out[-1] == command and not FIELDS.get(command.command):
             continue
-        if out and out[-1].command == "yes" and command.command == "start_vote":
-            out[-1] = command  # « ok c'est bon, on vote » only starts the vote
+        if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time"):
+            out[-1] = command  # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

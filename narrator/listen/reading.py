@@ -35,7 +35,7 @@ _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 # de Léa »), the ballot as subject (« la voix de Timothée va à Lou »), the cleft (« contre Karim
 # c'est Bérénice qui vote », « c'est Karim que Bérénice accuse »)
 _PASSIVE = re.compile(rf"&?{_K}*(?P<T>N){_K}*Y{_K}*(?P<L>{_LIST})[K=E]*")
-_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>{_AND_LIST})K*[GC=]{_K}*(?P<T>[NO])[K=E]*")
+_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>N(?:&K*N)*)K*[GC=]{_K}*(?P<T>[NO])[K=E]*")
 _OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N)K*WK*[GC=]{_K}*(?P<T>[NO])[K=E]*")
 _CLEFT = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=Q]*(?P<L>{_LIST})[K=Q]*V[K=E]*")
 _CLEFT_NAME = re.compile(rf"&?{_K}*=(?P<T>N){_K}*Q{_K}*(?P<L>{_LIST}){_K}*V[K=E]*")
@@ -187,8 +187,7 @@ def _segment(tags: Sequence[Tag], units: list[Pattern]) -> list[Command] | None:
 
 
 def _copies(tags: list[Tag]) -> list[Tag] | None:
-    """« doppelgänger (qui a copié) la voyante » -> one card, doppelganger:voyante; the card alone is
-    doppelganger (000 names the card by what it copied, but a table may not say it)."""
+    """« doppelgänger (qui a copié) la voyante » -> one card, doppelganger:voyante; the card alone says nothing."""
     out: list[Tag] = []
     i = 0
     while i < len(tags):
@@ -197,7 +196,8 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
             i += 1
             continue
         j = i + 1
-        while j < len(tags) and tags[j].kind in "PK#&":
+        # « j'ai copié la carte de Lou, c'était le loup »: after the copy, whose card it was
+        while j < len(tags) and (tags[j].kind in "PK#&" or tags[j].kind in "N=" and "P" in kinds_of(tags[i + 1 : j])):
             j += 1
         skipped = "".join(t.kind for t in tags[i + 1 : j])
         if j < len(tags) and tags[j].kind == "R":
@@ -207,12 +207,13 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
                 return None
             out.append(Tag("R", (f"doppelganger:{tags[j].value[0]}",)))
             i = j + 1
-        elif "P" in skipped or "&" in skipped:
-            return None  # « doppelgänger qui a copié » and no card: half a sentence; « … et la voyante »
         else:
-            out.append(Tag("R", ("doppelganger",)))  # the card alone, its copy unsaid
-            i += 1
+            return None  # the card alone, or « qui a copié » and no card: the table asks which
     return [t for t in out if t.kind != "P"]
+
+
+def kinds_of(tags: Sequence[Tag]) -> str:
+    return "".join(t.kind for t in tags)
 
 
 def _corrected(tags: list[Tag], read: Callable[[Sequence[Tag]], list[Command] | None]) -> list[Command] | None:
@@ -222,8 +223,10 @@ def _corrected(tags: list[Tag], read: Callable[[Sequence[Tag]], list[Command] | 
     last part of the sentence that starts like it (« … contre Chloé » replaces « contre Bob »).
     """
     parts: list[list[Tag]] = [[]]
-    for tag in tags:
+    for i, tag in enumerate(tags):
         if tag.kind == "X":
+            if i and tags[i - 1].kind == "X":
+                continue  # « pardon, je voulais dire »: one correction
             parts.append([])
         else:
             parts[-1].append(tag)

@@ -88,7 +88,17 @@ class Parser(TemplateParser):
                 rest = self.reader.read(self.lexicon.tag(heard[:-k]), phase)
                 if rest:
                     return rest + closing
-        return self.reader.read(tokens, phase)
+        whole = self.reader.read(tokens, phase)
+        if whole:
+            return whole
+        # « Hugo vote contre Lou, et après on fait une pause »: a day's input, then controls said among words
+        for k in range(len(heard) - 1, 0, -1):
+            closing = controls.read(heard[k:]) or controls.spot(heard[k:])
+            if closing and not any(c.command in ("yes", "no") for c in closing):
+                rest = self.reader.read(self.lexicon.tag(heard[:k]), phase)
+                if rest:
+                    return rest + closing
+        return None
 
     def _seat_control(self, heard: list[str], phase: str) -> list[Command]:
         """« libère la place de Ana »: one reading, of a seated player, or nothing."""

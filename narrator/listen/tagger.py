@@ -8,6 +8,7 @@ table has (`decoy_names`). Fillers and pronouns are dropped; a word nobody knows
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,8 +134,10 @@ class Lexicon:
         def put(texts: Iterable[str], tag: Tag, overwrite: bool = False) -> None:
             for text in texts:
                 key = tuple(words(text, book.spellings))
-                if key and (overwrite or key not in lex):
-                    lex[key] = [tag]
+                # « la voix de » is also said « la voix d'Élodie »
+                for said in (key, key[:-1] + ("d",)) if key[-1:] == ("de",) else (key,):
+                    if said and (overwrite or said not in lex):
+                        lex[said] = [tag]
 
         forms = role_forms(book, game, respell)
         doppel = {f for f, rids in forms.items() if rids == {"doppelganger"}}
@@ -159,13 +162,6 @@ class Lexicon:
             lex.setdefault(key, [Tag("?", spelled)])
         self._decoy_texts = [" ".join(k) for k in decoys]
         self.lex = lex
-        # a seated name that sounds like a card (Lou, « loup »): after « a copié » it may be the card
-        self._sounds = {
-            key: tuple(sorted(rids))
-            for key in self.names
-            for form, rids in forms.items()
-            if len(key) == 1 and key[0] not in forms and " " not in form and _sound(form) == _sound(key[0])
-        }
         self.longest = max((len(k) for k in (*lex, *self.names, *self.skips)), default=1)
         self._longest_name = max((len(k) for k in self.names), default=1)
 
@@ -203,8 +199,6 @@ class Lexicon:
             tags = []
             if key in self.names:
                 tags.append(Tag("N", self.names[key]))
-                if key in self._sounds:
-                    tags.append(Tag("R", self._sounds[key]))
             tags += self.lex.get(key, [])
             if tags:
                 return tags, k
@@ -224,7 +218,7 @@ class Lexicon:
         if name is None:
             return Tag("!"), k  # two players fit: when in doubt, nothing
         said = " ".join(heard[i : i + k])
-        if _longer_by(said.replace(" ", ""), name.replace(" ", "")) >= OTHER_NAME_LETTERS:
+        if k == 1 and " " not in name and another_name(said, name):
             return Tag("?", "-".join(part[:1].upper() + part[1:] for part in heard[i : i + k])), k
         slip = Levenshtein.distance(said, name)
         other = process.extractOne(
@@ -235,18 +229,16 @@ class Lexicon:
         return Tag("N", self.names[tuple(name.split())]), k
 
 
-_SILENT_ENDS = "ptdsxzeh"
-
-
-def _longer_by(one: str, other: str) -> int:
-    """How many letters one name has more than the other when it holds the other whole, else 0."""
-    short, long = sorted((one, other), key=len)
-    return len(long) - len(short) if long.startswith(short) or long.endswith(short) else 0
-
-
-def _sound(word: str) -> str:
-    """A word without its silent end: « loup » and « lou » sound alike."""
-    word = word.replace("ph", "f")
-    while len(word) > 2 and word[-1] in _SILENT_ENDS:
-        word = word[:-1]
-    return word
+def another_name(heard: str, seated: str) -> bool:
+    """Whether a heard word is another first name built on a seated one rather than a slip of it:
+    a syllable more or less (« Jeannette », « Maël » for Maëlle, « Hamida » for Hamid), or the same
+    stem with another ending (« Baptistine » for Baptiste)."""
+    short, long = sorted((heard, seated), key=len)
+    common = len(os.path.commonprefix([short, long]))
+    longer = len(long) - len(short)
+    if longer >= OTHER_NAME_LETTERS:
+        return common >= len(short) - 1
+    # one letter more: a sounded vowel is a syllable (« Hamida »); a mute « e », an « h », a letter
+    # typed twice are slips (« Paulin » for Pauline, « Leah », « Hugoo »)
+    extra = long[len(short)] if common == len(short) and longer == 1 else ""
+    return extra in "aiouy" and extra != "" and extra != short[-1:]
