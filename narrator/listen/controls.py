@@ -32,7 +32,9 @@ WEAK = frozenset({"pardon", "comment", "attends", "attendez", "continue", "conti
 WEAK |= frozenset({"erreur", "faux", "correction", "aide"})
 ASIDE_NOT = frozenset({"plus", "moins", "trop"})
 NEGATION = frozenset({"pas", "ne", "n", "jamais"})
-OPENING = frozenset({"attends", "attendez"})  # weak, but a pause when they open a sentence that names nobody  # left aside, they would change what a setting says
+OPENING = frozenset(
+    {"attends", "attendez"}
+)  # weak, but a pause when they open a sentence that names nobody  # left aside, they would change what a setting says
 
 
 class Controls:
@@ -49,8 +51,10 @@ class Controls:
         small = "(?:(?:petites?|bonnes?|pauvres?|malheureuses?) )?"  # « deux petites minutes »
         self._duration = re.compile(
             rf"(?:(?P<lead>{self._more}) )?(?:(?P<m>\d+) {small}minutes?(?: et)?(?: (?:(?P<half>demie?)|"
-            rf"(?P<quarter>quart)|(?P<s>\d+)(?: secondes?)?))?|(?P<s2>\d+) {small}secondes?|(?:1 )?(?P<demi>demie?) minute"
-            rf"|(?P<q>1|3) (?:petits? )?(?P<qs>quarts?) d heure|(?:1 )?(?P<dh>demi) heure)(?: (?P<trail>{self._more}))?"
+            rf"(?P<quarter>quart)|(?P<s>\d+)(?: secondes?)?))?|(?P<s2>\d+) {small}secondes?"
+            rf"|(?:1 )?(?P<demi>demie?) minute|(?P<q>1|3) (?:petits? )?(?P<qs>quarts?) d heure"
+            rf"|(?:1 )?(?P<dh>demi) heure)"
+            rf"(?: (?P<trail>{self._more}))?"
         )
         # the phrases that say a control among other words: not yes and no, nor a word as common in
         # talk as « pardon » or « attends » (« attends, Karim a dit quoi ? »)
@@ -115,8 +119,8 @@ class Controls:
                 if key in self.fillers:
                     moves.append((j, aside, None))
                 command = strong.get(key) or self._more_time(key)
-                if i == 0 and not command and key in self.phrases and " ".join(key) in OPENING and strong is self.strong:
-                    command = self.phrases[key]  # « attendez, on sonne à la porte »
+                if not command and i == 0 and strong is self.strong and " ".join(key) in OPENING:
+                    command = self.phrases.get(key)  # « attendez, on sonne à la porte »
                 if command and not _negated(heard, i, j):
                     moves.append((j, aside, command))
             for j, cost, command in moves:
@@ -132,9 +136,15 @@ class Controls:
         return list(next(iter(found))) if len(found) == 1 else None
 
     def _more_time(self, key: tuple[str, ...]) -> Command | None:
+        # text2num leaves « neuf » a word after some words (« le débat de neuf minutes »)
+        key = tuple(
+            "9" if w == "neuf" and key[i + 1 : i + 2] in (("minutes",), ("minute",)) else w for i, w in enumerate(key)
+        )
         m = self._duration.fullmatch(" ".join(key))
         # « une minute et demie » alone asks for it; « deux minutes » alone does not
-        if not m or not (m["lead"] or m["trail"] or m["m"] and (m["half"] or m["s"] or m["quarter"]) or m["demi"] or m["q"]):
+        if not m or not (
+            m["lead"] or m["trail"] or m["m"] and (m["half"] or m["s"] or m["quarter"]) or m["demi"] or m["q"]
+        ):
             return None
         if (m["q"] or m["dh"]) and not (m["lead"] or m["trail"]):
             return None  # « un quart d'heure » alone is no request
@@ -154,7 +164,9 @@ class Controls:
 
 def _negated(heard: Sequence[str], start: int, end: int) -> bool:
     """A negation just before a control or right after it: « ne fais pas de pause », « on arrête pas »."""
-    return any(w in NEGATION for w in heard[max(0, start - 3) : start]) or any(w in NEGATION for w in heard[end : end + 1])
+    return any(w in NEGATION for w in heard[max(0, start - 3) : start]) or any(
+        w in NEGATION for w in heard[end : end + 1]
+    )
 
 
 def folded(way: Sequence[Command]) -> tuple[Command, ...]:

@@ -66,7 +66,7 @@ class Reader:
         """The one reading of the sentence in `phase` (vote, tally, reveal, choose, any), or None."""
         found: dict[tuple[Command, ...], None] = {}
         for tags in itertools.islice(itertools.product(*tokens), MAX_READINGS):
-            got = self._read_one(list(tags), phase)
+            got = self._read_one([t for tag in tags for t in (tag.value if tag.kind == "+" else (tag,))], phase)
             if got:
                 found[tuple(got)] = None
         return list(next(iter(found))) if len(found) == 1 else None

@@ -50,6 +50,7 @@ KINDS = {
     "G": "where that ballot goes (« va à »)",
     "Q": "que: « c'est contre Karim que Bérénice vote »",
     "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
+    "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
 # day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
 DAY_TAGS = {
@@ -200,6 +201,12 @@ class Lexicon:
             if key in self.names:
                 tags.append(Tag("N", self.names[key]))
             tags += self.lex.get(key, [])
+            if tags and key not in self.names:  # « Harry Potter » at a table with a Harry: also Harry, then Potter
+                tags += [
+                    Tag("+", (Tag("N", self.names[key[:m]]), *self.lex[key[m:]]))
+                    for m in range(1, k)
+                    if key[:m] in self.names and key[m:] in self.lex
+                ]
             if tags:
                 return tags, k
             if key in self.skips:
