@@ -50,6 +50,7 @@ KINDS = {
     "G": "where that ballot goes (« va à »)",
     "Q": "que: « c'est contre Karim que Bérénice vote »",
     "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
+    "-": "pas: no command reads it, but « pas Thibault, je choisis Gaëlle »",
     "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
 # day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
@@ -74,6 +75,7 @@ DAY_TAGS = {
     "goes": "G",
     "object": "Q",
     "among": "I",
+    "not": "-",
 }
 # a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
 # at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
