@@ -292,7 +292,12 @@ def test_a_game_in_progress_hears_no_setup_command_and_the_setup_no_vote() -> No
             "tanner:",
             "attendu : doppelganger, loup",
         ),
-        ("    luna: [luna, luna lovegood]\n", "", "  poudlard:", "rôle « luna » sans nom parlé"),
+        (
+            "    luna: [luna, luna lovegood, lovegood, loufoca, loufoca lovegood]\n",
+            "",
+            "  poudlard:",
+            "rôle « luna » sans nom parlé",
+        ),
         ("fillers:", "remplissage:", "remplissage:", "clé inconnue"),
         ("  seconds: {from: 5, to: 120, step: 5}", "  seconds: {from: 50, to: 12}", "seconds: {from: 50", "from ≤ to"),
         ("      slots: {count: 0}", "      slots: {count: zéro}", "slots: {count: zéro}", "attendu : un nombre entier"),

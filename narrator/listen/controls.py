@@ -28,6 +28,13 @@ CONTROLS = frozenset(COMMANDS) - DAY_INPUTS - frozenset(SETUP_COMMANDS)
 # commands that may open a sentence before a day's input: « non, Alice contre Chloé »
 OPENERS = frozenset({"yes", "no", "undo"})
 _MAX_WAYS = 2
+WEAK = frozenset({"pardon", "comment", "attends", "attendez", "continue", "continuez", "vas y", "allez y", "votez"})
+WEAK |= frozenset({"erreur", "faux", "correction", "aide"})
+ASIDE_NOT = frozenset({"plus", "moins", "trop"})
+NEGATION = frozenset({"pas", "ne", "n", "jamais"})
+OPENING = frozenset(
+    {"attends", "attendez"}
+)  # weak, but a pause when they open a sentence that names nobody  # left aside, they would change what a setting says
 
 
 class Controls:
@@ -36,14 +43,32 @@ class Controls:
     def __init__(self, book: Phrasebook, phase: str, names: Iterable[tuple[str, ...]] = ()):
         """names: the seated names in the parser's words, never dropped as fillers (a player called Ben)."""
         self.phrases = _phrases(book, phase)
-        self.fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()} - set(names)
+        names = set(names)
+        self.fillers = {tuple(words(f, book.spellings)) for f in book.fillers} - {()} - names
         self.longest = max((len(k) for k in (*self.phrases, *self.fillers)), default=1)
         more = sorted({" ".join(words(m, book.spellings)) for m in book.day_words.get("more", ())}, key=len)
         self._more = "|".join(re.escape(m) for m in reversed(more) if m)
+        small = "(?:(?:petites?|bonnes?|pauvres?|malheureuses?) )?"  # « deux petites minutes »
         self._duration = re.compile(
-            rf"(?:(?P<lead>{self._more}) )?(?:(?P<m>\d+) minutes?(?: et)?(?: (?:(?P<half>demie?)|(?P<s>\d+)"
-            rf"(?: secondes?)?))?|(?P<s2>\d+) secondes?|(?:1 )?(?P<demi>demie?) minute)(?: (?P<trail>{self._more}))?"
+            rf"(?:(?P<lead>{self._more}) )?(?:(?P<m>\d+) {small}minutes?(?: et)?(?: (?:(?P<half>demie?)|"
+            rf"(?P<quarter>quart)|(?P<s>\d+)(?: secondes?)?))?|(?P<s2>\d+) {small}secondes?"
+            rf"|(?:1 )?(?P<demi>demie?) minute|(?P<q>1|3) (?:petits? )?(?P<qs>quarts?) d heure"
+            rf"|(?:1 )?(?P<dh>demi) heure)"
+            rf"(?: (?P<trail>{self._more}))?"
         )
+        # the phrases that say a control among other words: not yes and no, nor a word as common in
+        # talk as « pardon » or « attends » (« attends, Karim a dit quoi ? »)
+        self.strong = {
+            key: command
+            for key, command in self.phrases.items()
+            if command.command not in ("yes", "no") and " ".join(key) not in WEAK
+        }
+        # with a seated name in the sentence, a one-word control is said to that player (« arrête Paul »)
+        self.strong_long = {key: command for key, command in self.strong.items() if len(key) > 1}
+        self.names = {w for name in names for w in name}
+        self.against = {w for said in book.day_words.get("against", ()) for w in words(said, book.spellings)}
+        self.turns = {tuple(words(t, book.spellings)) for t in book.day_words.get("turns", ())} - {()}
+        self.longest_turn = max((len(k) for k in self.turns), default=1)
         self._minutes = book.ranges["minutes"]
         self._seconds = book.ranges["seconds"]
 
@@ -70,21 +95,78 @@ class Controls:
         found = {way: None for way in found if len(way) == fewest}  # « répète la légende » is one command
         return list(next(iter(found))) if len(found) == 1 else None
 
+    def spot(self, heard: Sequence[str]) -> list[Command] | None:
+        """The controls said among other words (« pause pipi », « il nous faudrait encore cinq
+        minutes »): the reading that leaves the fewest words aside, if there is one only; None when
+        a word aside turns the sentence around (« ne répète pas », « après on vote »)."""
+        n = len(heard)
+        turned = {i for i in range(n) for k in range(1, self.longest_turn + 1) if tuple(heard[i : i + k]) in self.turns}
+        if any(w in self.against and heard[k + 1] in self.names for k, w in enumerate(heard[:-1])):
+            return None  # « une minute et demie pour Paul »: a day's word, not a control
+        strong = self.strong_long if any(w in self.names for w in heard) else self.strong
+        # best[i]: fewest words aside to read heard[:i] -> the readings with that many
+        best: list[tuple[int, dict[tuple[Command, ...], None]]] = [(n + 1, {}) for _ in range(n + 1)]
+        best[0] = (0, {(): None})
+        for i in range(n):
+            aside, ways = best[i]
+            if not ways:
+                continue
+            moves: list[tuple[int, int, Command | None]] = []
+            if heard[i] not in ASIDE_NOT and i not in turned:
+                moves.append((i + 1, aside + 1, None))
+            for j in range(i + 1, min(n, i + self.longest) + 1):
+                key = tuple(heard[i:j])
+                if key in self.fillers:
+                    moves.append((j, aside, None))
+                command = strong.get(key) or self._more_time(key)
+                if not command and i == 0 and strong is self.strong and " ".join(key) in OPENING:
+                    command = self.phrases.get(key)  # « attendez, on sonne à la porte »
+                if command and not _negated(heard, i, j):
+                    moves.append((j, aside, command))
+            for j, cost, command in moves:
+                if cost > best[j][0]:
+                    continue
+                grown = {(way + (command,) if command else way): None for way in ways}
+                if cost < best[j][0]:
+                    best[j] = (cost, {})
+                best[j][1].update(grown)
+                if len(best[j][1]) > _MAX_WAYS:
+                    best[j] = (best[j][0], dict(list(best[j][1].items())[:_MAX_WAYS]))
+        found = {folded(way): None for way in best[n][1] if way}
+        return list(next(iter(found))) if len(found) == 1 else None
+
     def _more_time(self, key: tuple[str, ...]) -> Command | None:
+        # text2num leaves « neuf » a word after some words (« le débat de neuf minutes »)
+        key = tuple(
+            "9" if w == "neuf" and key[i + 1 : i + 2] in (("minutes",), ("minute",)) else w for i, w in enumerate(key)
+        )
         m = self._duration.fullmatch(" ".join(key))
         # « une minute et demie » alone asks for it; « deux minutes » alone does not
-        if not m or not (m["lead"] or m["trail"] or m["m"] and (m["half"] or m["s"]) or m["demi"]):
+        if not m or not (
+            m["lead"] or m["trail"] or m["m"] and (m["half"] or m["s"] or m["quarter"]) or m["demi"] or m["q"]
+        ):
             return None
-        minutes = int(m["m"] or 0)
-        seconds = int(m["s"] or m["s2"] or 0) + (30 if m["half"] or m["demi"] else 0)
+        if (m["q"] or m["dh"]) and not (m["lead"] or m["trail"]):
+            return None  # « un quart d'heure » alone is no request
+        if m["q"] and (m["q"] == "1") != (m["qs"] == "quart"):
+            return None  # « un quarts », « trois quart »
+        minutes = int(m["m"] or 0) + (15 * int(m["q"]) if m["q"] else 0) + (30 if m["dh"] else 0)
+        seconds = int(m["s"] or m["s2"] or 0) + (30 if m["half"] or m["demi"] else 0) + (15 if m["quarter"] else 0)
         low, high, step = self._minutes
-        if m["m"] and not low <= minutes <= high:
+        if (m["m"] or m["q"] or m["dh"]) and not low <= minutes <= high:
             return None
         low, high, step = self._seconds
         if (m["s"] or m["s2"]) and not (low <= seconds <= high and seconds % step == 0):
             return None
         total = minutes * 60 + seconds
         return Command("more_time", seconds=total) if total > 0 else None
+
+
+def _negated(heard: Sequence[str], start: int, end: int) -> bool:
+    """A negation just before a control or right after it: « ne fais pas de pause », « on arrête pas »."""
+    return any(w in NEGATION for w in heard[max(0, start - 3) : start]) or any(
+        w in NEGATION for w in heard[end : end + 1]
+    )
 
 
 def folded(way: Sequence[Command]) -> tuple[Command, ...]:
@@ -94,8 +176,8 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     for command in way:
         if out and out[-1] == command and not FIELDS.get(command.command):
             continue
-        if out and out[-1].command == "yes" and command.command == "start_vote":
-            out[-1] = command  # « ok c'est bon, on vote » only starts the vote
+        if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time"):
+            out[-1] = command  # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

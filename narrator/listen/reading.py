@@ -31,9 +31,17 @@ _VOTE = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})(?P<mid>(?:&(?={_K}*V))?[
 _BARE = re.compile(rf"&?{_K}*(?P<L>N)(?P<T>[NO])")  # « Alice Bob », while the votes are collected
 _ABSTAIN = re.compile(rf"&?{_K}*(?:V[K=E]*)?(?P<L>{_LIST})[K=VE]*A(?:[K=]*C[K=]*O)?[K=E]*")
 _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
+# the other constructions of a ballot: the passive (« Karim est visé par Léa », « Karim a reçu la voix
+# de Léa »), the ballot as subject (« la voix de Timothée va à Lou »), the cleft (« contre Karim
+# c'est Bérénice qui vote », « c'est Karim que Bérénice accuse »)
+_PASSIVE = re.compile(rf"&?{_K}*(?P<T>N){_K}*Y{_K}*(?P<L>{_LIST})[K=E]*")
+_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>N(?:&K*N)*)K*[GC=]{_K}*(?P<T>[NO])[K=E]*")
+_OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N)K*WK*[GC=]{_K}*(?P<T>[NO])[K=E]*")
+_CLEFT = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=Q]*(?P<L>{_LIST})[K=Q]*V[K=E]*")
+_CLEFT_NAME = re.compile(rf"&?{_K}*=(?P<T>N){_K}*Q{_K}*(?P<L>{_LIST}){_K}*V[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »
 _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
-_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=B]*(?P<n>[#Z])B?[K=BE]*")
+_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=B]*(?P<n>[#Z])B?S?[K=BE]*")  # « … quatre aussi »
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 # blank votes (target null): « deux votes blancs », « blanc deux voix » (a count « pour personne »
 # is for no seated player: not understood)
@@ -43,7 +51,7 @@ _BLANK_FIRST = re.compile(rf"&?{_K}*B?{_K}*(?P<L>O)[K=B]*(?P<n>[#Z])B?[K=BE]*")
 _NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)S?[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
-_CHOOSE = re.compile(r"[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
+_CHOOSE = re.compile(r"(?:IN(?:&?N)*|(?:-N)+)?[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
 
 Pattern = tuple[re.Pattern[str], Callable[[re.Match[str], Sequence[Tag], list[Command]], list[Command] | None]]
 
@@ -58,7 +66,7 @@ class Reader:
         """The one reading of the sentence in `phase` (vote, tally, reveal, choose, any), or None."""
         found: dict[tuple[Command, ...], None] = {}
         for tags in itertools.islice(itertools.product(*tokens), MAX_READINGS):
-            got = self._read_one(list(tags), phase)
+            got = self._read_one([t for tag in tags for t in (tag.value if tag.kind == "+" else (tag,))], phase)
             if got:
                 found[tuple(got)] = None
         return list(next(iter(found))) if len(found) == 1 else None
@@ -97,7 +105,12 @@ class Reader:
         def abstain(m: re.Match[str], tags: Sequence[Tag], before: list[Command]) -> list[Command] | None:
             return [Command("vote", voter=v, target=None) for v in _names(m, "L", tags)]
 
+        def turned(m: re.Match[str], tags: Sequence[Tag], before: list[Command]) -> list[Command] | None:
+            target = tags[m.start("T")].value if m["T"] == "N" else None
+            return [Command("vote", voter=v, target=target) for v in _names(m, "L", tags)]
+
         units: list[Pattern] = [(_VOTE, vote), (_ABSTAIN, abstain), (_ALSO, _also("voter"))]
+        units += [(p, turned) for p in (_PASSIVE, _BALLOT_OF, _OWN_BALLOT, _CLEFT, _CLEFT_NAME)]
         return _segment(tags, units + [(_BARE, vote)] if bare else units)
 
     def _tallies(self, tags: Sequence[Tag]) -> list[Command] | None:
@@ -183,16 +196,24 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
             i += 1
             continue
         j = i + 1
-        while j < len(tags) and tags[j].kind in "PK#&":
+        # « j'ai copié la carte de Lou, c'était le loup »: after the copy, whose card it was
+        while j < len(tags) and (tags[j].kind in "PK#&" or tags[j].kind in "N=" and "P" in kinds_of(tags[i + 1 : j])):
             j += 1
         skipped = "".join(t.kind for t in tags[i + 1 : j])
-        if "&" in skipped and "P" not in skipped.split("&")[-1]:
-            return None  # « … doppelgänger et (il a copié) la voyante »: the « et » needs its copy
-        if j == len(tags) or tags[j].kind != "R" or len(tags[j].value) != 1:
-            return None
-        out.append(Tag("R", (f"doppelganger:{tags[j].value[0]}",)))
-        i = j + 1
+        if j < len(tags) and tags[j].kind == "R":
+            if "&" in skipped and "P" not in skipped.split("&")[-1]:
+                return None  # « … doppelgänger et (il a copié) la voyante »: the « et » needs its copy
+            if len(tags[j].value) != 1:
+                return None
+            out.append(Tag("R", (f"doppelganger:{tags[j].value[0]}",)))
+            i = j + 1
+        else:
+            return None  # the card alone, or « qui a copié » and no card: the table asks which
     return [t for t in out if t.kind != "P"]
+
+
+def kinds_of(tags: Sequence[Tag]) -> str:
+    return "".join(t.kind for t in tags)
 
 
 def _corrected(tags: list[Tag], read: Callable[[Sequence[Tag]], list[Command] | None]) -> list[Command] | None:
@@ -202,8 +223,10 @@ def _corrected(tags: list[Tag], read: Callable[[Sequence[Tag]], list[Command] | 
     last part of the sentence that starts like it (« … contre Chloé » replaces « contre Bob »).
     """
     parts: list[list[Tag]] = [[]]
-    for tag in tags:
+    for i, tag in enumerate(tags):
         if tag.kind == "X":
+            if i and tags[i - 1].kind == "X":
+                continue  # « pardon, je voulais dire »: one correction
             parts.append([])
         else:
             parts[-1].append(tag)

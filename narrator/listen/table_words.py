@@ -9,6 +9,7 @@ nothing, and `stranger` says which name was heard.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
@@ -24,15 +25,17 @@ from narrator.listen.tagger import Lexicon, role_forms
 __all__ = ["Parser"]
 
 # the day_words each phase's grammar holds, besides names, first names, nobody and the links
-_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block")
+# (chatter, more and turns: the words around a control, heard in every phase)
+_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block", "not", "chatter", "more", "turns")
 PHASE_WORDS = {
-    "vote": ("vote", "against", "abstain", "each"),
+    "vote": ("vote", "against", "abstain", "each", "passive", "ballot_of", "goes", "object"),
     "tally": ("vote", "against", "ballot", "zero", "each", "abstain"),
     "reveal": ("copy", "each"),
-    "choose": ("vote", "against", "choosing", "zero"),
+    "choose": ("vote", "against", "choosing", "zero", "among"),
 }
 PHASE_WORDS["any"] = tuple(dict.fromkeys(w for words in PHASE_WORDS.values() for w in words))
 SEAT_CONTROLS = frozenset({"free_seat"})
+_QUESTION = re.compile(r"^[^?]*\w\s*\?\s*$")  # one question mark, at the end
 MAX_AROUND = 4  # « non c'est pas ça » before a day's input, « parle plus fort » after it
 
 
@@ -63,9 +66,16 @@ class Parser(TemplateParser):
         said = controls.read(heard) or self._seat_control(heard, phase)
         if said:
             return said
+        if _QUESTION.search(text):  # typed as a question: a vote or a card asked about is not said
+            return controls.spot(heard) or []
         tokens = self.lexicon.tag(heard)
         if any(tag.kind == "?" for token in tokens for tag in token):
-            return []  # « Zoé » is not at the table: never a seated player
+            return controls.spot(heard) or []  # « Zoé » is not at the table: never a seated player
+        return self._day(heard, tokens, phase) or controls.spot(heard) or []
+
+    def _day(self, heard: list[str], tokens: list, phase: str) -> list[Command] | None:
+        """The day's inputs, after an opening « oui », « non », « annule » or before a closing setting."""
+        controls = self._controls[phase]
         for k in range(min(MAX_AROUND, len(heard) - 1), 0, -1):
             opening = controls.read(heard[:k])
             if opening and all(c.command in OPENERS for c in opening):
@@ -78,7 +88,17 @@ class Parser(TemplateParser):
                 rest = self.reader.read(self.lexicon.tag(heard[:-k]), phase)
                 if rest:
                     return rest + closing
-        return self.reader.read(tokens, phase) or []
+        whole = self.reader.read(tokens, phase)
+        if whole:
+            return whole
+        # « Hugo vote contre Lou, et après on fait une pause »: a day's input, then controls said among words
+        for k in range(len(heard) - 1, 0, -1):
+            closing = controls.read(heard[k:]) or controls.spot(heard[k:])
+            if closing and not any(c.command in ("yes", "no") for c in closing):
+                rest = self.reader.read(self.lexicon.tag(heard[:k]), phase)
+                if rest:
+                    return rest + closing
+        return None
 
     def _seat_control(self, heard: list[str], phase: str) -> list[Command]:
         """« libère la place de Ana »: one reading, of a seated player, or nothing."""

@@ -8,6 +8,7 @@ table has (`decoy_names`). Fillers and pronouns are dropped; a word nobody knows
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,14 @@ KINDS = {
     "P": "the Doppelgänger's copy (« qui a copié »)",
     "K": "a link that says nothing alone (« est », « la carte de »)",
     "=": "a link that presents (« c'est », « ce sont »): « le Mangemort, c'est Bob »",
-    "!": "a word that turns a command around (« pas », « ou »)",
+    "!": "a word that turns a command around (« pas », « ou »), or says the sentence is no command (« je crois »)",
+    "Y": "the agent of a passive ballot (« est visé par », « a reçu la voix de »)",
+    "W": "a ballot as a subject (« la voix de »)",
+    "G": "where that ballot goes (« va à »)",
+    "Q": "que: « c'est contre Karim que Bérénice vote »",
+    "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
+    "-": "pas: no command reads it, but « pas Thibault, je choisis Gaëlle »",
+    "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
 # day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
 DAY_TAGS = {
@@ -62,7 +70,16 @@ DAY_TAGS = {
     "link": "K",
     "choosing": "K",
     "block": "!",
+    "passive": "Y",
+    "ballot_of": "W",
+    "goes": "G",
+    "object": "Q",
+    "among": "I",
+    "not": "-",
 }
+# a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
+# at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
+OTHER_NAME_LETTERS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +137,10 @@ class Lexicon:
         def put(texts: Iterable[str], tag: Tag, overwrite: bool = False) -> None:
             for text in texts:
                 key = tuple(words(text, book.spellings))
-                if key and (overwrite or key not in lex):
-                    lex[key] = [tag]
+                # « la voix de » is also said « la voix d'Élodie »
+                for said in (key, key[:-1] + ("d",)) if key[-1:] == ("de",) else (key,):
+                    if said and (overwrite or said not in lex):
+                        lex[said] = [tag]
 
         forms = role_forms(book, game, respell)
         doppel = {f for f, rids in forms.items() if rids == {"doppelganger"}}
@@ -184,6 +203,12 @@ class Lexicon:
             if key in self.names:
                 tags.append(Tag("N", self.names[key]))
             tags += self.lex.get(key, [])
+            if tags and key not in self.names:  # « Harry Potter » at a table with a Harry: also Harry, then Potter
+                tags += [
+                    Tag("+", (Tag("N", self.names[key[:m]]), *self.lex[key[m:]]))
+                    for m in range(1, k)
+                    if key[:m] in self.names and key[m:] in self.lex
+                ]
             if tags:
                 return tags, k
             if key in self.skips:
@@ -202,6 +227,8 @@ class Lexicon:
         if name is None:
             return Tag("!"), k  # two players fit: when in doubt, nothing
         said = " ".join(heard[i : i + k])
+        if k == 1 and " " not in name and another_name(said, name):
+            return Tag("?", "-".join(part[:1].upper() + part[1:] for part in heard[i : i + k])), k
         slip = Levenshtein.distance(said, name)
         other = process.extractOne(
             said, self._decoy_texts, scorer=Levenshtein.distance, score_cutoff=slip
@@ -209,3 +236,18 @@ class Lexicon:
         if other is not None:
             return Tag("!"), k
         return Tag("N", self.names[tuple(name.split())]), k
+
+
+def another_name(heard: str, seated: str) -> bool:
+    """Whether a heard word is another first name built on a seated one rather than a slip of it:
+    a syllable more or less (« Jeannette », « Maël » for Maëlle, « Hamida » for Hamid), or the same
+    stem with another ending (« Baptistine » for Baptiste)."""
+    short, long = sorted((heard, seated), key=len)
+    common = len(os.path.commonprefix([short, long]))
+    longer = len(long) - len(short)
+    if longer >= OTHER_NAME_LETTERS:
+        return common >= len(short) - 1
+    # one letter more: a sounded vowel is a syllable (« Hamida »); a mute « e », an « h », a letter
+    # typed twice are slips (« Paulin » for Pauline, « Leah », « Hugoo »)
+    extra = long[len(short)] if common == len(short) and longer == 1 else ""
+    return extra in "aiouy" and extra != "" and extra != short[-1:]
