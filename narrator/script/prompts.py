@@ -138,7 +138,10 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "phone_decoy_yes_no": set(),
     "waiting_answer": set(),
     "status_night": {"number"},
+    "status_morning": {"number"},
     "status_debate": {"number"},
+    "status_the_night": set(),
+    "status_the_day": set(),
     "status_vote": set(),
 }
 

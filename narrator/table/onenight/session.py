@@ -26,6 +26,7 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.conversation import Named
 from narrator.table.host import Host, Stopped, Undo
@@ -177,8 +178,8 @@ class Session(Host):
         phones.deal_cards()
         if state.stage != "night":  # the night is over: every phone gets back what its player learned
             phones.tell(LAST_WAKE, self.players)
-            if face_up := self._face_up():
-                phones.hub.status(" ".join(line.text for line in face_up))
+            day, face_up = load_phone_prompts().text("status_the_day"), self._face_up()
+            phones.hub.status(" ".join([day + ".", *(line.text for line in face_up)]) if face_up else day)
 
     def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
         """The legend, then the night call by call with the choices on the phones, then the day's opening;
@@ -191,6 +192,9 @@ class Session(Host):
         if before:  # a resumed night: each phone gets back what its player learned in the calls heard
             phones.tell(max(before), self.players)
         ends = [*plan.sections[1:], len(plan.opening)]
+        words = load_phone_prompts()
+        phones.hub.status(words.text("status_the_night"))
+        phones.hub.public(night=True)  # every phone dark and dim, the same on all
         for index in range(first, len(plan.sections) - 1):
             self._record(ev.Tick("night", at=starts[index]))
             self.voice.night(plan.sections[index] >= plan.night)  # the legend before it has no music
@@ -202,11 +206,13 @@ class Session(Host):
                 phones.call(plan.callers[index], wake, items)
         self._record(ev.Tick("night", at=starts[-1]))
         self.voice.night(False)
+        phones.hub.public(night=False)
+        phones.hub.status(words.text("status_the_day"))
         self.voice.play(plan.opening[plan.sections[-1] :])
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
             self.voice.tell(*face_up)
-            phones.hub.status(" ".join(line.text for line in face_up))
+            phones.hub.status(" ".join([words.text("status_the_day") + ".", *(line.text for line in face_up)]))
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
 
@@ -220,6 +226,13 @@ class Session(Host):
         """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
         assert self.deal is not None and self.on_phones is not None
         return choices.final_cards(self.script.rules, self.players, self.deal, self.on_phones.night)
+
+    def end_cards(self, ending: Ending) -> list[tuple[str, str, str]]:
+        """Each player's card at dawn, and the one dealt (they differ for whoever changed card)."""
+        rules = self.script.rules
+        dealt = dict(zip(self.players, self.deal or ()))
+        cards = ending.cards
+        return [(p, card_name(rules, cards[p]), card_name(rules, dealt.get(p, cards[p]))) for p in self.players]
 
     def record(self, ending: Ending) -> dict[str, object]:
         """The game as a one-night record (docs/record.md) that `narrator resolve` plays to the same end.
