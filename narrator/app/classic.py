@@ -185,4 +185,5 @@ class Classic:
 
 def _card(role_id: str) -> Card:
     role = load_classic().roles[role_id]
-    return Card(role.id, role.name[:1].upper() + role.name[1:], role.card)
+    camp = load_phone_prompts().text(f"camp_{role.camp.value}")
+    return Card(role.id, role.name[:1].upper() + role.name[1:], role.card, camp=camp)

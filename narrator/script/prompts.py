@@ -143,6 +143,12 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "status_the_night": set(),
     "status_the_day": set(),
     "status_vote": set(),
+    "camp_village": set(),
+    "camp_loups": set(),
+    "camp_ange": set(),
+    "camp_joueur_de_flute": set(),
+    "camp_loup_blanc": set(),
+    "camp_sectaire": set(),
 }
 
 

@@ -210,7 +210,8 @@ class PhoneOperator:
             return Question(looks.form, self.prompts.text("phone_decoy_yes_no"), decoy=True)
         names = all(c.value in self.seats for c in looks.choices)
         text = public if names else self.prompts.text(DECOY[looks.form])
-        choices = self._shown(tuple(c.value for c in looks.choices), seat) if names else self._shown((), seat)
+        allowed = looks.allowed if looks.allowed is not None else tuple(c.value for c in looks.choices)
+        choices = self._shown(allowed if names else (), seat)
         count = looks.count if looks.count is None or looks.count <= len(choices) else None
         return Question(looks.form, text, choices, looks.optional, count, decoy=True)
 
