@@ -7,7 +7,8 @@ touched a phone: the same words (the call's question, which the narrator says al
 sentence that tells every phone alike that only the called character's touch counts), the same kind of
 list, and as many steps (in Dumbledore's call, every phone answers twice). What a character learns
 appears on his phone alone, in his call. A call lasts at least its wait and until its needed answers
-are in; a missing answer is asked again aloud, naming nobody. Each choice is journaled before it is applied (`night_choice`).
+are in; a missing answer is asked again aloud, naming nobody. Each choice is journaled before it is
+applied (`night_choice`).
 """
 
 from __future__ import annotations
