@@ -118,6 +118,7 @@ class OneNightTable:
             if self.deal is not None:
                 write_record(journal, session.record(ending))
             if io.phones is not None:
+                io.phones.hub.status(" ".join(ending.why))
                 io.phones.hub.public(end=end_screen(" ".join(ending.why), session.end_cards(ending)), night=False)
             return ending
 

@@ -425,6 +425,7 @@ $("ballot-form").addEventListener("submit", (event) => {
   if (target) send("ballot", { target });
   else say("ballot", "Aucun nom n'est choisi : choisissez un nom, ou touchez « Voter blanc ».");
 });
+$("ballot-target").addEventListener("change", () => say("ballot", "")); // an old reply is not the new one's
 $("ballot-blank").addEventListener("click", () => send("ballot", { target: null }));
 
 let wakeLock = null;
