@@ -359,4 +359,4 @@ def test_every_screen_kind_passes_axe_and_is_saved_at_a_phones_size(browser: Bro
         phone = _show(kind, hub, ana, ben)
         phone.page.wait_for_function("(night) => document.body.className === (night ? 'night' : 'day')", arg=night)
         clean(phone)
-        phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"))
+        phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"), full_page=True)
