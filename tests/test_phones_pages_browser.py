@@ -31,7 +31,9 @@ HERMIONE = Card(
     "Rond",
     "Équipe de Poudlard",
 )
-VOYANTE = Card("voyante", "Voyante", "Chaque nuit, vous découvrez le personnage d'un joueur de votre choix.", "", "Camp du village")
+VOYANTE = Card(
+    "voyante", "Voyante", "Chaque nuit, vous découvrez le personnage d'un joueur de votre choix.", "", "Camp du village"
+)
 PHONE = {"width": 390, "height": 844}  # a phone's screen, in CSS pixels
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "phones"
 END = end_screen(
@@ -236,10 +238,12 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     hub.status("Nuit 2")
     step("document.getElementById('status').textContent === 'Nuit 2'")
     words = "Désignez le joueur dont vous voulez voir la carte. Chaque téléphone répond."
-    questions = {s: Question(Form.ONE, words, tuple(c for c in NAMES if c.value != s), decoy=s != "Ana") for s in phones}
+    questions = {
+        s: Question(Form.ONE, words, tuple(c for c in NAMES if c.value != s), decoy=s != "Ana") for s in phones
+    }
     asked = hub.ask(questions)
     step("!document.getElementById('question').hidden")
-    for seat, phone in phones.items():
+    for phone in phones.values():
         phone.choose("Cleo")
         phone.wait_answered()
     hub.wait(5)
@@ -254,9 +258,7 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     return read
 
 
-def test_a_screen_reader_reads_the_same_night_on_every_phone_but_what_only_one_learns(
-    browser: Browser, table
-) -> None:
+def test_a_screen_reader_reads_the_same_night_on_every_phone_but_what_only_one_learns(browser: Browser, table) -> None:
     hub, url, _ = table
     phones = {seat: seated(browser, url, seat) for seat in ("Ana", "Ben", "Dan")}
     read = _night_kinds(hub, phones)
