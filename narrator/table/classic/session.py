@@ -53,7 +53,7 @@ class Ending:
     state: State
     winners: list[str]
     record: dict[str, Any]
-    verdict: str = ""  # the winners, as said
+    verdict: str = ""  # why the winners won and who they are, as said
 
 
 @dataclass(kw_only=True)
@@ -141,11 +141,12 @@ class ClassicSession(Host):
 
     def _end(self, state: State) -> Ending:
         won = winners(state)
+        why = getattr(self, "_last_said", "")
         self._heard(Reason("winners", {"names": won}))
         said = self.aloud(Reason("winners", {"names": won}))
         self.operator.public(said, state.living(), night=False)
         self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
-        return Ending(state, won, self.record(), said)
+        return Ending(state, won, self.record(), f"{why} {said}".strip())
 
     def cards(self, state: State) -> list[tuple[str, str, str]]:
         """Each player's card at the end, and the one dealt (the voleur's, the enfant sauvage's may differ)."""
@@ -349,8 +350,9 @@ class ClassicSession(Host):
         if reason.key in self.narration.public:
             if self.kind == "night" and not self._morning_said:
                 self._morning()
+            self._last_said = self.aloud(reason)  # the end's screen repeats why the winners won
             if self._aloud():
-                self.voice.tell(Line(reason.key + "*", self.aloud(reason)))
+                self.voice.tell(Line(reason.key + "*", self._last_said))
         else:
             self._confided += 1
             self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))
