@@ -5,18 +5,17 @@ phones (by the card they were DEALT, a Doppelgänger by the card he copied) show
 allow, and every other phone a decoy of the same look, so that nobody learns who acted from who
 touched a phone: the same words (the call's question, which the narrator says aloud anyway, then one
 sentence that tells every phone alike that only the called character's touch counts), the same kind of
-list, and as many steps (in Dumbledore's and the Doppelgänger's calls, every phone answers twice, the
-second time in the look of the called character's second question). What a character learns appears
-on his phone alone, in his call. A call lasts at least its wait and until its needed answers
-are in; a missing answer is asked again aloud, naming nobody. Each choice is journaled before it is
-applied (`night_choice`).
+list, and as many steps (in Dumbledore's and the Doppelgänger's calls, every phone answers twice).
+What a character learns appears on his phone alone, in his call. A call lasts at least its wait and
+until its needed answers are in; a missing answer is asked again aloud, naming nobody. Each choice is
+journaled before it is applied (`night_choice`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
@@ -89,10 +88,6 @@ class PhoneNight:
         # the question each untouched phone shows (a second step, in a call of two)
         untouched = {p: number for p in self.players if p not in pending}
         two_steps = self._two_steps(called, wake)
-        # in a call of two steps, the second's look is the called character's own once he has answered the
-        # first (the Doppelgänger's depends on the card he copied): till then, a decoy that touched waits
-        second: tuple[Ask, str] | None = None if pending else (Ask("give_to", tuple(self.players)), "")
-        held: list[str] = []
         reminder = deadline + self.again_s
         while pending or untouched or self.clock.now() < deadline:
             if not pending and not untouched:
@@ -112,25 +107,17 @@ class PhoneNight:
                 if untouched.get(answer.seat) == answer.asked:
                     del untouched[answer.seat]
                     if two_steps and first:
-                        held.append(answer.seat)
-                        untouched[answer.seat] = -1  # its second step, to come
+                        untouched[answer.seat] = self.hub.ask({answer.seat: self.second_step()})
                 asked = pending.get(answer.seat)
                 if answer.decoy or asked is None or asked[1] != answer.asked:
                     continue
                 follow = self._answered(answer.seat, asked[0], answer.value, wake)
-                if two_steps and first:
-                    second = (follow or Ask("give_to", tuple(self.players)), answer.seat)
                 if follow is None:
                     del pending[answer.seat]
                     if two_steps and first:  # he chose not to look: a second step all the same
-                        held.append(answer.seat)
-                        untouched[answer.seat] = -1
+                        untouched[answer.seat] = self.hub.ask({answer.seat: self.second_step()})
                 else:
                     pending[answer.seat] = (follow, self.hub.ask({answer.seat: self.question(follow)}))
-            if second is not None:
-                for seat in held:
-                    untouched[seat] = self.hub.ask({seat: self.second_step(*second, seat)})
-                held.clear()
         self.hub.rest()
         self.voice.play(items[split + 1 :])
 
@@ -186,15 +173,12 @@ class PhoneNight:
         roles = [self.rules.roles[r] for r in called if self.rules.roles[r].wake == wake]
         return any(role.power in (Power.CENTER_TO_PLAYER, Power.COPY) for role in roles)
 
-    def second_step(self, look: Ask, actor: str, seat: str) -> Question:
-        """The second step of a two-step call on a phone whose answer changes nothing: the look of the
-        called character's own (`look`, asked to `actor`; none called: Dumbledore's, every player), its
-        list made for this seat as his was for him (his own name left out if his list leaves it out)."""
-        options = list(look.options)
-        if actor and actor != seat and actor not in options and seat in options:
-            names = {actor if o == seat else o for o in options if o in self.players}
-            options = [p for p in self.players if p in names] + [o for o in options if o not in self.players]
-        return self.question(replace(look, options=tuple(options)), decoy=True)
+    def second_step(self) -> Question:
+        """The second step of a two-step call on a phone whose answer changes nothing: the look of
+        Dumbledore's own (every player, his own card included). The Doppelgänger's second step is the
+        copied card's question: a decoy cannot mirror it without telling every phone what he copied, so
+        it keeps this fixed look (the same number of steps; not the same words)."""
+        return self.question(Ask("give_to", tuple(self.players)), decoy=True)
 
     def label(self, value: str) -> str:
         """A player's name, a middle place, or two middle places, as the phone shows them."""
