@@ -21,6 +21,7 @@ from narrator.app.phones import end_screen
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.phones.server import PhoneServer
+from narrator.script.onenight.script import load_shipped
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
 NAMES = tuple(Choice(p, p) for p in PLAYERS)
@@ -293,8 +294,9 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
     """Puts Ana's (or Ben's) page in the screen `kind`; the page to look at."""
     page = ana.page
     if kind == "attente":
-        hub.status("Nuit 1")
-        ana.wait_text("#status", "Nuit 1")
+        status = "Nuit 1" if page.evaluate("() => document.body.className") == "night" else "Jour 1 : le débat"
+        hub.status(status)
+        ana.wait_text("#status", status)
     elif kind == "question":
         hub.ask({"Ana": Question(Form.ONE, "Désignez le joueur dont vous voulez voir la carte.", NAMES[1:], True)})
         ana.wait_question("Désignez")
@@ -308,7 +310,8 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
         hub.ask({"Ana": Question(Form.TAP, "Touchez Continuer. Chaque téléphone répond.")})
         ana.wait_question("Touchez Continuer")
     elif kind == "refus":
-        hub.ask({"Ana": Question(Form.ONE, "La victime.", NAMES[1:], allowed=("Cleo",), refusal="refusé")})
+        refusal = "ce nom, les règles ne le permettent pas : touchez-en un autre"
+        hub.ask({"Ana": Question(Form.ONE, "La victime.", NAMES[1:], allowed=("Cleo",), refusal=refusal)})
         ana.wait_question("La victime.")
         ana.choose("Ben")
         ana.refusal()
@@ -362,3 +365,27 @@ def test_every_screen_kind_passes_axe_and_is_saved_at_a_phones_size(browser: Bro
         phone.page.wait_for_function("(night) => document.body.className === (night ? 'night' : 'day')", arg=night)
         clean(phone)
         phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"), full_page=True)
+
+
+def test_every_symbol_of_001_is_drawn_and_named(browser: Browser, table) -> None:
+    """001 "Adaptation": « Un symbole a été associé à chaque Personnage » — each drawn by the page, each
+    named for a screen reader; saved side by side in docs/phones/symboles.png to be looked at."""
+    _, url, _ = table
+    ana = seated(browser, url, "Ana")
+    names = sorted({str(s) for s in _poudlard_symbols()})
+    drawn = ana.page.evaluate(
+        """(names) => { const sheet = document.createElement('div'); sheet.id = 'sheet';
+        for (const name of names) sheet.append(symbol(name, name));
+        document.querySelector('main').prepend(sheet);
+        return [...sheet.children].map(s => [s.getAttribute('aria-label'), s.childElementCount]); }""",
+        names,
+    )
+    assert drawn == [[f"Symbole : {name}", drawn[i][1]] for i, name in enumerate(names)]
+    assert all(count >= 1 for _, count in drawn)
+    ana.page.locator("#sheet").screenshot(path=str(SHOTS / "symboles.png"))
+
+
+def _poudlard_symbols() -> list[str]:
+    words = load_shipped("poudlard").phones
+    assert words is not None
+    return list(words.symbols.values())
