@@ -303,10 +303,10 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
     play(table)
     rounds = table.phones.rounds
     assert rounds
-    decoy_words = {load_phone_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_yes_no")}
-    # the lists of names of each night (the rounds of Cupidon, the voyante, the pack, the poison): every
-    # living player, whom the rules allow or not, so that a decoy beside a list is that list, and neither
-    # tells who the wolves are (the pack may not devour a wolf) nor who the voyante is
+    yes_no = load_phone_prompts().text("phone_decoy_yes_no")
+    # the lists of names of each night (the rounds of Cupidon, the voyante, the pack, the poison): on every
+    # phone the living but its holder (Cupidon may choose himself: then every phone shows every name), so
+    # that a decoy beside a list looks like it, and neither tells who the wolves are nor who the voyante is
     night_2 = ["Ben", "Dan", "Fay", "Gus"]  # Hugo devoured, Cleo grieved, Eva voted out, Ana shot
     lists = {1: PLAYERS, 2: PLAYERS, 4: PLAYERS, 6: PLAYERS, 8: night_2, 10: night_2}
     for number, questions in rounds.items():
@@ -316,12 +316,27 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
         assert real, number
         forms = {q.form for q in questions.values()}
         assert len(forms) == 1, (number, forms)
-        shown = {q.choices for q in questions.values()}
-        if number in lists:  # a list of names looks the same on every phone: the living, known to all
-            assert shown == {tuple(Choice(p, p) for p in lists[number])}, number
+        if number in lists:
+            names = lists[number]
+            whole = {seat: tuple(Choice(p, p) for p in names) for seat in PLAYERS}
+            but_own = {seat: tuple(Choice(p, p) for p in names if p != seat) for seat in PLAYERS}
+            shown = {seat: q.choices for seat, q in questions.items()}
+            assert shown in (whole, but_own), number
+            # the rules let Cupidon (002: "il peut se désigner lui-même") and the sorcière's poison choose
+            # their own holder: in those calls (the poison: rounds 6 and 10), and no other, every phone shows every name
+            assert (shown == whole) == (number in (1, 6, 10)), number
+        looks = next(q for q in questions.values() if not q.decoy)
         for question in questions.values():
-            if question.decoy:
-                assert question.text in decoy_words
+            if question.decoy and question.form is Form.YES_NO:
+                assert question.text == yes_no
+            elif question.decoy:  # the call's own words, without what only the called may read
+                assert looks.text.startswith(question.text), (number, question.text, looks.text)
+    # the voyante's list is the rules' own: nothing on it is refused; the pack's shows the other wolf,
+    # whom a touch is refused, next to the question
+    assert rounds[2]["Cleo"].allowed is None and "Cleo" not in [c.value for c in rounds[2]["Cleo"].choices]
+    ana = rounds[4]["Ana"]
+    assert "Ben" in [c.value for c in ana.choices] and ana.allowed is not None and "Ben" not in ana.allowed
+    assert ana.check("Ben") == ana.refusal != "" and ana.check("Dan") is None
     real_by_round = [frozenset(s for s, q in qs.items() if not q.decoy) for _, qs in sorted(rounds.items())]
     # night 1: Cupidon, the voyante, the petite fille with the pack (spied / caught), the pack, the
     # sorcière's two potions (life, then death); night 2: the spying, the pack, the potions
@@ -524,10 +539,6 @@ def test_a_lovers_ballot_against_the_beloved_is_told_to_the_voters_phone_alone()
 
 CLI_CARDS = ["villageois", "loup", "voyante", "loup", "sorciere", "cupidon", "chasseur", "petite_fille"]
 CLI_SEED = 4
-CLI_DECOYS = {
-    load_phone_prompts().text(k)
-    for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")
-}
 
 
 def village_wins_at_dawn(card: dict[str, str]) -> Callable[[str, list[str], bool], object]:
@@ -557,17 +568,17 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
 
     def choose(seat: str, question: dict) -> object:
         """What each player touches: Cupidon unites the two wolves, the pack devours the villager, the witch
-        poisons a wolf (whose beloved dies of grief: the village wins at dawn); a decoy, anything."""
+        poisons a wolf (whose beloved dies of grief: the village wins at dawn); a decoy, which shows the
+        same words as the call's question, anything of its form."""
         values = [c["value"] for c in question["choices"]]
-        if question["text"] in CLI_DECOYS:
-            return (
-                True
-                if question["form"] == "yes_no"
-                else values[: 2 if question["form"] == "pair" else 1]
-                if question["form"] in ("pair", "some")
-                else values[0]
-            )
-        return village_wins_at_dawn(card)(seat, values, question["form"] == "yes_no")
+        wanted = village_wins_at_dawn(card)(seat, values, question["form"] == "yes_no")
+        if question["form"] == "pair":
+            return wanted if isinstance(wanted, list) and all(v in values for v in wanted) else values[:2]
+        if question["form"] == "some":
+            return values[:1]
+        if question["form"] == "one":
+            return wanted if wanted in values else values[0]
+        return wanted
 
     journal = tmp_path / "partie.jsonl"
     quiet = tmp_path / "voix.txt"
@@ -579,7 +590,7 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
     tokens = {seat: phones.sit(seat) for seat in PLAYERS}
     shown: dict[str, list[dict]] = {seat: [] for seat in PLAYERS}
     stop = threading.Event()
-    refused: list[tuple[str, object]] = []  # a decoy touched once its round is over: too late, and harmless
+    refused: list[tuple[str, object]] = []  # a touch once its round is over: too late, and harmless
 
     def play_phone(seat: str) -> None:
         phone, done = Phone(table.port, tokens[seat]), 0
@@ -610,7 +621,7 @@ def test_eight_players_play_a_classic_night_on_their_phones_with_no_operator(tmp
         phones.close()
         if table.process.poll() is None:
             table.process.kill()
-    assert all(text in CLI_DECOYS for text, _ in refused), refused
+    assert all(reply["error"] == "cette question n'est plus posée" for _, reply in refused), refused
     header, *events = table.events()
     assert header["seed"] == CLI_SEED and header["deal"] == list(dealt.roles)
     assert {e["key"]: e["by"] for e in events if e["type"] == "answer"} == dict.fromkeys(
@@ -694,5 +705,13 @@ def test_every_phone_shows_where_the_game_is_and_its_verdict_nothing_secret() ->
         statuses = [s.status for s in table.phones.shown[seat]]
         seen = [s for i, s in enumerate(statuses) if s and (i == 0 or s != statuses[i - 1])]
         verdict = seen[-1]
-        assert seen[:-1] == ["Nuit 1", "Jour 1 : le débat", "Le vote", "Nuit 2"], seat
+        # the morning's questions (the hunter's) under « Jour 1 : le matin », not « Nuit 1 »
+        assert seen[:-1] == [
+            "Nuit 1",
+            "Jour 1 : le matin",
+            "Jour 1 : le débat",
+            "Le vote",
+            "Nuit 2",
+            "Jour 2 : le matin",
+        ], seat
         assert verdict in table.said() and all(name in verdict for name in ending.winners)

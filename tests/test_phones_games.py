@@ -24,9 +24,6 @@ from narrator.app.classic import Classic
 from narrator.app.family import resolve_record
 from narrator.app.startup import TableRequest
 from narrator.script.classic.script import load_classic
-from narrator.script.prompts import load_phone_prompts
-
-DECOYS = {load_phone_prompts().text(f"phone_decoy_{form}") for form in ("one", "pair", "some", "yes_no")}
 
 PENDING = """() => {
   const form = document.getElementById('question');
@@ -56,6 +53,7 @@ def play_night(
 ) -> dict[str, list[str]]:
     """Answer every question the pages show until the narrator ends; the questions each page answered."""
     answered: dict[str, list[str]] = {seat: [] for seat in phones}
+    themes: set[str] = set()  # the pages' looks while they showed a question: the night's, on every one
     deadline = time.monotonic() + timeout
     while table.process.poll() is None:
         assert time.monotonic() < deadline, "".join(table.out + table.err)
@@ -66,7 +64,8 @@ def play_night(
                 continue
             if question is None:
                 continue
-            value = touch_anything(question) if question["text"] in DECOYS else decide(seat, question)
+            themes.add(phone.page.evaluate("() => document.body.className"))
+            value = decide(seat, question)
             try:
                 phone.answer(value)
                 phone.wait_answered()
@@ -74,6 +73,7 @@ def play_night(
                 continue
             answered[seat].append(question["text"])
         time.sleep(0.05)
+    assert themes == {"night"}, themes
     return answered
 
 
@@ -95,7 +95,15 @@ def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_pho
     night = village_wins_at_dawn(card)
 
     def decide(seat: str, question: dict) -> object:
-        return night(seat, question["values"], question["type"] is None)  # no checkbox, no radio: oui/non
+        """As the player's card says when it is the one called; a decoy (the same words and look as the
+        call's question), anything of its form."""
+        wanted = night(seat, question["values"], question["type"] is None)  # no checkbox, no radio: oui/non
+        if question["type"] == "checkbox":
+            ok = isinstance(wanted, list) and all(v in question["values"] for v in wanted)
+            return wanted if ok else touch_anything(question)
+        if question["type"] == "radio":
+            return wanted if wanted in question["values"] else touch_anything(question)
+        return wanted
 
     journal = tmp_path / "partie.jsonl"
     quiet = tmp_path / "voix.txt"
@@ -121,8 +129,9 @@ def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_pho
     for seat in PLAYERS:  # each page showed its own card, and nobody else's
         assert roles[card[seat]].name.capitalize() in names[seat]
         assert not any(roles[card[o]].name.capitalize() in names[seat] for o in PLAYERS if card[o] != card[seat])
-    # the villager has nothing to choose, yet his page asked for touches like everyone's
-    assert answered[villager] and set(answered[villager]) <= DECOYS
+    # the villager has nothing to choose, yet his page asked for touches like everyone's, in the same words
+    called = {t for seat in PLAYERS if seat != villager for t in answered[seat]}
+    assert answered[villager] and set(answered[villager]) <= called
     header, *events = table.events()
     assert header["deal"] == list(dealt.roles) and header["phones"]["bind"] == "127.0.0.1"
     assert {e["key"]: e["by"] for e in events if e["type"] == "answer"} == dict.fromkeys(
@@ -138,5 +147,12 @@ def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_pho
     assert knew == {*wolves, next(p for p in PLAYERS if card[p] == "cupidon")}
     terminal = "".join(table.out + table.err)
     assert "Cupidon unit" not in terminal
+    # every page shows the end: the winners as said, and every card (the one dealt: nobody changed card)
+    for phone in phones.values():
+        phone.page.locator("#end:not([hidden])").wait_for()
+        assert phone.page.locator("#end-winners").inner_text() == " ".join(table.heard()[-2:])
+        rows = [" ".join(r.split()) for r in phone.page.locator("#end-card-rows tr").all_inner_texts()]
+        assert rows == [f"{p} {roles[card[p]].name.capitalize()}" for p in PLAYERS]
+        assert phone.page.evaluate("() => document.body.className") == "day"
     # no error in any page, but its attempts to reconnect once the narrator has ended and its server with it
     assert [e for phone in phones.values() for e in phone.errors if "ERR_CONNECTION_REFUSED" not in e] == []

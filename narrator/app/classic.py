@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 from narrator.app.classic_demo import run_classic_demo
-from narrator.app.phones import join
+from narrator.app.phones import end_screen, join
 from narrator.app.resolve import resolve_classic
 from narrator.app.startup import (
     Io,
@@ -131,7 +131,10 @@ class ClassicTable:
             if io.phones is not None:  # every seat's phone there before the cards are dealt to them
                 join(session, io.phones)
                 io.phones.hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
-            write_record(journal, session.run(events).record)
+            ending = session.run(events)
+            write_record(journal, ending.record)
+            if io.phones is not None:
+                io.phones.hub.public(end=end_screen(ending.verdict, session.cards(ending.state)), night=False)
 
         return guarded(game, journal, io)
 
@@ -183,4 +186,5 @@ class Classic:
 
 def _card(role_id: str) -> Card:
     role = load_classic().roles[role_id]
-    return Card(role.id, role.name[:1].upper() + role.name[1:], role.card)
+    camp = load_phone_prompts().text(f"camp_{role.camp.value}")
+    return Card(role.id, role.name[:1].upper() + role.name[1:], role.card, camp=camp)

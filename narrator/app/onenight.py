@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from narrator.app.demo import run_demo
-from narrator.app.phones import join
+from narrator.app.phones import end_screen, join
 from narrator.app.resolve import resolve_one_night
 from narrator.app.startup import (
     Io,
@@ -113,6 +113,9 @@ class OneNightTable:
             ending = session.run(table.narration, events)
             if self.deal is not None:
                 write_record(journal, session.record(ending))
+            if io.phones is not None:
+                io.phones.hub.status(" ".join(ending.why))
+                io.phones.hub.public(end=end_screen(" ".join(ending.why), session.end_cards(ending)), night=False)
             return ending
 
         return guarded(game, journal, io)

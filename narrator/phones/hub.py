@@ -192,6 +192,13 @@ class Hub:
                 self._screens[seat] = replace(self._screens[seat], status=text)
         self._changed(set(self.seats))
 
+    def public(self, **fields: object) -> None:
+        """What every phone shares (`Screen.night`, `living`, `end`), set on every seat's screen at once."""
+        with self._lock:
+            for seat in self.seats:
+                self._screens[seat] = replace(self._screens[seat], **fields)  # type: ignore[arg-type]
+        self._changed(set(self.seats))
+
     def vibrate(self, on: bool) -> None:
         """Every phone buzzes at its next question, or none does (a buzz is heard: the same for all)."""
         with self._lock:

@@ -22,11 +22,14 @@ def screen_json(screen: Screen, players: Sequence[str]) -> dict[str, Any]:
         "question": _question(screen.question, screen.asked, screen.answered) if screen.question else None,
         "secrets": list(reversed(screen.secrets)),  # newest first, as the page lists them
         "vibrate": screen.vibrate,
+        "night": screen.night,
+        "living": list(players if screen.living is None else screen.living),
+        "end": screen.end,
     }
 
 
 def _card(card: Card) -> dict[str, str]:
-    return {"name": card.name, "text": card.text, "symbol": card.symbol}
+    return {"name": card.name, "text": card.text, "symbol": card.symbol, "camp": card.camp}
 
 
 def _question(question: Question, asked: int, answered: bool) -> dict[str, Any]:

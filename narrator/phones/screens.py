@@ -37,6 +37,10 @@ class Question:
     optional: bool = False  # « personne » / « rien » is an answer
     count: int | None = None  # SOME: how many
     decoy: bool = False  # asked only so that every phone is touched: its answer changes nothing
+    # the choices the rules accept, when fewer than those shown (the list keeps the decoys' shape): a touch
+    # on another is refused on the phone, next to the question, with `refusal`; never sent to the phone
+    allowed: tuple[str, ...] | None = None
+    refusal: str = ""
 
     def check(self, value: object) -> str | None:
         """Why `value` is no answer to this question (French), or None when it is one."""
@@ -48,7 +52,9 @@ class Question:
         if self.form is Form.YES_NO:
             return None if isinstance(value, bool) else "attendu : oui ou non"
         if self.form is Form.ONE:
-            return None if isinstance(value, str) and value in values else "ce choix n'est pas proposé"
+            if not isinstance(value, str) or value not in values:
+                return "ce choix n'est pas proposé"
+            return self._refused([value])
         if not isinstance(value, list) or not all(isinstance(v, str) and v in values for v in value):
             return "ces choix ne sont pas proposés"
         if len(set(value)) != len(value):
@@ -56,7 +62,12 @@ class Question:
         wanted = 2 if self.form is Form.PAIR else self.count
         if wanted is not None and len(value) != wanted:
             return f"attendu : {wanted} choix"
-        return None
+        return self._refused(value)
+
+    def _refused(self, values: list[str]) -> str | None:
+        if self.allowed is None or all(v in self.allowed for v in values):
+            return None
+        return self.refusal or "ce choix n'est pas permis"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +77,8 @@ class Card:
     role: str  # the role id
     name: str  # « Voyante »
     text: str  # what the card does, in a sentence or two
-    symbol: str = ""  # its tactile symbol or legend mark, in words
+    symbol: str = ""  # its tactile symbol (001 "Adaptation"), in words: the phone draws it
+    camp: str = ""  # « Camp du village », « Équipe des Mangemorts »: the camp the card plays for
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,5 +101,9 @@ class Screen:
     asked: int = 0  # the number of the question shown, sent back with the answer
     answered: bool = False
     secrets: tuple[str, ...] = ()  # what this seat was told, oldest first
-    status: str = ""  # a public line every phone shows (« Nuit 1 », « Le vote »)
+    status: str = "La partie va commencer."  # a public line every phone shows (« Nuit 1 », « Le vote »)
     vibrate: bool = False  # the phone buzzes at a new question (off by default: a buzz is heard)
+    # what every phone shares (set for all seats at once: see `Hub.public`)
+    night: bool = False  # the night's dark, dim look, the same on every phone
+    living: tuple[str, ...] | None = None  # who may vote and be voted against (None: every seat)
+    end: dict[str, object] | None = None  # the end of the game (narrator/app/phones.py's `end_screen`)

@@ -245,7 +245,7 @@ class PhoneServer:
     async def _goodbye(self, phone: _Phone) -> None:
         if self._over:
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await phone.ws.send_str(_dumps({"type": "over"}))
+                await phone.ws.send_str(_dumps({"type": "over", "end": self.hub.screen(phone.seat).end}))
             await phone.ws.close(code=GAME_OVER, message=b"partie finie")
         else:
             await phone.ws.close(code=WSCloseCode.GOING_AWAY, message=b"serveur arrete")
@@ -373,9 +373,11 @@ class PhoneServer:
                 return _reply(message, "attendu : « asked » et « value »")
             return _reply(message, self.hub.answer(seat, message["asked"], message["value"]))
         if kind == "ballot":
-            target = message.get("target")
+            target, living = message.get("target"), self.hub.screen(seat).living or self.hub.seats
             if target is not None and (not isinstance(target, str) or target not in self.hub.seats):
                 return _reply(message, "ce joueur n'est pas à la table")
+            if seat not in living or (target is not None and target not in living):  # the dead neither vote
+                return _reply(message, "un joueur éliminé ne vote plus et ne reçoit plus de voix")
             words = f"{seat} vote blanc" if target is None else f"{seat} vote contre {target}"
             problem = self.hub.type_line(seat, words)
             return _reply(message, problem) if problem else {**_reply(message, None), "said": words}

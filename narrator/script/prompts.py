@@ -177,9 +177,17 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "phone_decoy_yes_no": set(),
     "waiting_answer": set(),
     "status_night": {"number"},
+    "status_morning": {"number"},
     "status_debate": {"number"},
+    "status_the_night": set(),
     "status_vote": set(),
     "status_day": set(),
+    "camp_village": set(),
+    "camp_loups": set(),
+    "camp_ange": set(),
+    "camp_joueur_de_flute": set(),
+    "camp_loup_blanc": set(),
+    "camp_sectaire": set(),
 }
 
 

@@ -1,9 +1,10 @@
 // A seat's page: its screen comes over a WebSocket (the seat's cookie proves who it is) on every
-// change; the card and what the player learned stay hidden until asked for; answers and ballots go back over the same socket
-// (or by POST while it is down). The page reconnects by itself when the narrator comes back.
+// change; the card and what the player learned stay hidden until asked for, and are hidden again by the
+// player or when the page is hidden (never by a timer: a screen reader may still be reading them); answers
+// and ballots go back over the same socket (or by POST while it is down). The page reconnects by itself
+// when the narrator comes back, and shows the end of the game when it is over.
 "use strict";
 
-const SHOWN_MS = 10000; // the card (or what was learned) hides itself again after this long
 const RETRY_MS = [500, 1000, 2000, 4000]; // waits between reconnections, then the last one again
 const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
 const GAME_OVER = 4002; // close code: the game is over, nothing to reconnect to
@@ -32,7 +33,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "screen") render(message.screen);
     else if (message.type === "reply") replied(message);
-    else if (message.type === "over") end();
+    else if (message.type === "over") end(message.end);
   });
   socket.addEventListener("close", (event) => {
     socket = null;
@@ -54,10 +55,40 @@ function connect() {
   });
 }
 
-function end() {
+// The end: who won, every card (and who changed card), the story when the table asked for it.
+function end(payload) {
   over = true;
   $("connection").textContent = "La partie est finie.";
-  $("status").textContent = "La partie est finie.";
+  if (!payload) return; // the words of the end came with the last screen, if any
+  const first = $("end").hidden;
+  $("end-winners").textContent = payload.winners || "";
+  $("end-card-rows").replaceChildren(
+    ...(payload.cards || []).map((row) => {
+      const line = document.createElement("tr");
+      const who = document.createElement("th");
+      who.scope = "row";
+      who.textContent = row.player;
+      const what = document.createElement("td");
+      what.textContent = row.first_card && row.first_card !== row.card
+        ? `${row.card} (au début : ${row.first_card})`
+        : row.card;
+      line.append(who, what);
+      return line;
+    }),
+  );
+  const story = payload.story || [];
+  $("end-story").replaceChildren(
+    ...story.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }),
+  );
+  $("end-story-box").hidden = story.length === 0;
+  $("end").hidden = false;
+  $("question-section").hidden = true;
+  $("ballot-section").hidden = true;
+  if (first) $("end-title").focus();
 }
 
 async function reconnect() {
@@ -98,7 +129,7 @@ function replied(reply) {
   const kind = pending.get(reply.id) || "answer";
   pending.delete(reply.id);
   if (!reply.ok) say(kind, `Refusé : ${reply.error}.`);
-  else if (kind === "ballot") say(kind, `Vote envoyé : « ${reply.said} ».`);
+  else if (kind === "ballot") say(kind, `Vote transmis : « ${reply.said} ». Le narrateur le relit à voix haute quand il le compte.`);
   else say(kind, "");
 }
 
@@ -113,11 +144,13 @@ function render(next) {
   screen = next;
   $("seat-name").textContent = `Place : ${next.seat}`;
   document.title = `${next.seat} — Narrateur`;
-  $("status").textContent = next.status;
-  if (card.shown()) card.fill(); // kept up to date, not kept longer
+  if ($("status").textContent !== next.status) $("status").textContent = next.status;
+  document.body.className = next.night ? "night" : "day"; // the same look on every phone
+  if (card.shown()) card.fill(); // kept up to date
   renderQuestion(next.question, next.vibrate && !first);
   renderSecrets(next.secrets);
-  renderBallot(next.players, next.seat);
+  renderBallot(next.living, next.seat);
+  if (next.end) end(next.end);
 }
 
 function renderQuestion(question, vibrate) {
@@ -239,17 +272,25 @@ function fillSecrets() {
   $("secrets-news").textContent = "";
 }
 
-function renderBallot(players, seat) {
+// Only the living vote, and only against the living; nothing is chosen before the player chooses.
+function renderBallot(living, seat) {
+  const alive = living.includes(seat);
+  $("ballot").hidden = !alive;
+  $("ballot-dead").hidden = alive;
   const select = $("ballot-target");
-  const names = players.filter((name) => name !== seat);
-  if ([...select.options].map((o) => o.value).join("\n") === names.join("\n")) return;
-  select.replaceChildren(...names.map((name) => new Option(name, name)));
+  const names = living.filter((name) => name !== seat);
+  if ([...select.options].slice(1).map((o) => o.value).join("\n") === names.join("\n")) return;
+  const kept = names.includes(select.value) ? select.value : "";
+  const none = new Option("— choisissez un nom —", "");
+  none.disabled = true;
+  select.replaceChildren(none, ...names.map((name) => new Option(name, name)));
+  select.value = kept;
 }
 
 // -- what is secret: the card, what was learned ----------------------------------------
 
-// A part of the page shown only when its button is pressed, for SHOWN_MS at most, never while the page
-// is hidden; hidden, its words leave the page itself, not only the view.
+// A part of the page shown only when its button is pressed, until pressed again or the page is hidden;
+// hidden, its words leave the page itself, not only the view. Shown, it is in a live region: read aloud.
 class Secret {
   constructor(buttonId, boxId, labels, fill, empty) {
     this.button = $(buttonId);
@@ -257,7 +298,6 @@ class Secret {
     this.labels = labels; // [to show, to hide]
     this.fill = fill;
     this.empty = empty;
-    this.timer = 0;
     this.button.addEventListener("click", () => (this.shown() ? this.hide() : this.show()));
   }
 
@@ -270,12 +310,9 @@ class Secret {
     this.box.hidden = false;
     this.button.setAttribute("aria-expanded", "true");
     this.button.textContent = this.labels[1];
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.hide(), SHOWN_MS);
   }
 
   hide() {
-    clearTimeout(this.timer);
     this.empty();
     this.box.hidden = true;
     this.button.setAttribute("aria-expanded", "false");
@@ -285,13 +322,97 @@ class Secret {
 
 function fillCard() {
   const held = screen && screen.card;
+  const shown = held ? [held.name, held.camp, held.symbol, held.text].join("\n") : "";
+  if ($("card").dataset.shown === shown && $("card-name").textContent) return; // the same: not read again
+  $("card").dataset.shown = shown;
   $("card-name").textContent = held ? held.name : "Pas encore de carte.";
+  $("card-camp").textContent = held ? held.camp : "";
   $("card-text").textContent = held ? held.text : "";
-  $("card-symbol").textContent = held && held.symbol ? `Symbole : ${held.symbol}` : "";
+  $("card-symbol").replaceChildren(...(held ? [symbol(held.symbol, held.name)] : []));
 }
 
 function emptyCard() {
-  for (const id of ["card-name", "card-text", "card-symbol"]) $(id).textContent = "";
+  for (const id of ["card-name", "card-camp", "card-text"]) $(id).textContent = "";
+  $("card-symbol").replaceChildren();
+  delete $("card").dataset.shown;
+}
+
+// -- the card's symbol, drawn ---------------------------------------------------------------
+
+// 001's tactile symbols ("Adaptation"), drawn in a 100 × 100 box: lines of `STROKE`, dots filled.
+const SVG = "http://www.w3.org/2000/svg";
+const STROKE = 9;
+const SYMBOLS = {
+  "Croix": [["path", { d: "M22 22 L78 78 M78 22 L22 78" }]],
+  "Égal": [["path", { d: "M16 36 H84 M16 64 H84" }]],
+  "Carré": [["rect", { x: 20, y: 20, width: 60, height: 60 }]],
+  "Rond": [["circle", { cx: 50, cy: 50, r: 32 }]],
+  "Cible": [["circle", { cx: 50, cy: 50, r: 38 }], ["circle", { cx: 50, cy: 50, r: 22 }], ["dot", { cx: 50, cy: 50, r: 8 }]],
+  "Cœur": [["path", { d: "M50 84 C16 60 10 36 24 24 C36 14 48 22 50 34 C52 22 64 14 76 24 C90 36 84 60 50 84 Z" }]],
+  "Étoile": [["path", { d: star() }]],
+  "Lune": [["path", { d: "M64 14 A38 38 0 1 0 64 86 A30 30 0 1 1 64 14 Z" }]],
+  "Spirale": [["path", { d: spiral() }]],
+  "Point d'exclamation": [["path", { d: "M50 14 V64" }], ["dot", { cx: 50, cy: 82, r: 7 }]],
+  "Point d'interrogation": [["path", { d: "M30 34 A20 20 0 1 1 58 52 C50 57 50 62 50 68" }], ["dot", { cx: 50, cy: 84, r: 7 }]],
+};
+
+function star() {
+  const points = [];
+  for (let i = 0; i < 10; i++) {
+    const r = i % 2 ? 17 : 40;
+    const a = (Math.PI / 5) * i - Math.PI / 2;
+    points.push(`${(50 + r * Math.cos(a)).toFixed(1)} ${(52 + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M${points.join(" L")} Z`;
+}
+
+function spiral() {
+  const points = [];
+  for (let a = 0; a <= Math.PI * 6; a += Math.PI / 12) {
+    const r = 2 + a * 2;
+    points.push(`${(50 + r * Math.cos(a)).toFixed(1)} ${(50 + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M${points.join(" L")}`;
+}
+
+// The card's tactile symbol when it has one (announced: « Symbole : Croix »); else, for the games whose
+// rulebook gives none, its initial in a circle (a picture only: the name is already said).
+function symbol(name, cardName) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "symbol");
+  const shapes = SYMBOLS[name];
+  if (shapes) {
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `Symbole : ${name}`);
+    for (const [kind, attributes] of shapes) {
+      const shape = document.createElementNS(SVG, kind === "dot" ? "circle" : kind);
+      for (const [key, value] of Object.entries(attributes)) shape.setAttribute(key, value);
+      shape.setAttribute("fill", kind === "dot" ? "currentColor" : "none");
+      shape.setAttribute("stroke", "currentColor");
+      shape.setAttribute("stroke-width", kind === "dot" ? 0 : STROKE);
+      shape.setAttribute("stroke-linecap", "round");
+      shape.setAttribute("stroke-linejoin", "round");
+      svg.append(shape);
+    }
+    return svg;
+  }
+  svg.setAttribute("aria-hidden", "true");
+  const ring = document.createElementNS(SVG, "circle");
+  for (const [key, value] of Object.entries({ cx: 50, cy: 50, r: 42, fill: "none", stroke: "currentColor" })) {
+    ring.setAttribute(key, value);
+  }
+  ring.setAttribute("stroke-width", 5);
+  const letter = document.createElementNS(SVG, "text");
+  for (const [key, value] of Object.entries({ x: 50, y: 52, "text-anchor": "middle", "dominant-baseline": "central" })) {
+    letter.setAttribute(key, value);
+  }
+  letter.setAttribute("font-size", 52);
+  letter.setAttribute("font-weight", "bold");
+  letter.setAttribute("fill", "currentColor");
+  letter.textContent = (cardName || "?").slice(0, 1).toUpperCase();
+  svg.append(ring, letter);
+  return svg;
 }
 
 const card = new Secret("card-button", "card", ["Voir ma carte", "Cacher ma carte"], fillCard, emptyCard);
@@ -314,8 +435,11 @@ addEventListener("pagehide", hideSecrets);
 $("question").addEventListener("submit", (event) => event.preventDefault());
 $("ballot-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  send("ballot", { target: $("ballot-target").value });
+  const target = $("ballot-target").value;
+  if (target) send("ballot", { target });
+  else say("ballot", "Aucun nom n'est choisi : choisissez un nom, ou touchez « Voter blanc ».");
 });
+$("ballot-target").addEventListener("change", () => say("ballot", "")); // an old reply is not the new one's
 $("ballot-blank").addEventListener("click", () => send("ballot", { target: null }));
 
 let wakeLock = null;

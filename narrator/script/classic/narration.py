@@ -92,6 +92,7 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "proposals": {"proposals"},
     "proposal": {"voter", "target"},
     "nobody": set(),
+    "refused": set(),
 }
 PHONES_SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -62,6 +62,22 @@ class PhoneWords:
     visible: str = ""
 
 
+# how a one-night card's text begins when it names its camp first (« Camp du village. La nuit, … »)
+CAMP_STARTS = ("Camp ", "Équipe ", "Seul contre tous")
+
+
+def split_camp(text: str) -> tuple[str, str]:
+    """A card's text as its camp and the rest (the phone shows the camp under the name); ("", text) when
+    the text does not begin with its camp (the Doppelgänger's: it takes the copied card's)."""
+    if not text.startswith(CAMP_STARTS):
+        return "", text
+    cut = min((i for i in (text.find(". "), text.find(" : ")) if i > 0), default=-1)
+    if cut < 0:
+        return "", text
+    rest = text[cut + 3 if text[cut] == " " else cut + 2 :].strip()
+    return text[:cut], rest[:1].upper() + rest[1:]
+
+
 def phone_problems(doc: Marked) -> list[Problem]:
     """What a schema cannot say: every role has its card's text, every group its name, the templates fill."""
     data = doc.data

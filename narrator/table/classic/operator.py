@@ -59,9 +59,9 @@ class Operator(Protocol):
         (the script's `confided`); `replayed`: the game is replaying its journal, and says it again."""
         ...
 
-    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+    def public(self, status: str, living: Sequence[str] | None = None, night: bool | None = None) -> None:
         """What the whole table knows now: where the game is (« Nuit 2 », the verdict), who is alive
-        (None: as it was)."""
+        (None: as it was), whether it is night (the phones' look)."""
         ...
 
 
@@ -80,7 +80,7 @@ class OnScreen:
         if not replayed:
             self.show(text)
 
-    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+    def public(self, status: str, living: Sequence[str] | None = None, night: bool | None = None) -> None:
         """The table hears it all: nothing more to show."""
 
 

@@ -3,11 +3,13 @@
 A classic table with phones has no operator. When the engine asks a question (`Ask`), its answerers
 (`Ask.by`: the called card's living holders, the whole pack for the wolves' victim) see it on their
 phones, and every other seat sees a decoy of the same form (a list of names, oui/non) that asks
-for a touch too, so nobody learns who acted from who touched a phone. A list of names shows every
-living player (who is alive is known to all) whatever the rules allow, and the decoys beside it show
-that same list: a glance does not tell them apart, and a name the rules leave out (a wolf for the pack,
-the voyante for herself) shows nothing; a touch the rules refuse is refused on the phone and asked
-again. The public line of every phone says where the game is (`public`). The call lasts as long as
+for a touch too, so nobody learns who acted from who touched a phone. A list of names shows, on every
+phone, the living players but its holder (who is alive is known to all; the holder too, when the rules
+let the one who acts choose himself: the salvateur, Cupidon), and a decoy beside it shows its own list
+made the same way, under the same words (the call's question, said aloud to the table anyway): a glance
+does not tell them apart. A name the list still shows and the rules refuse (a wolf for the pack: the
+wolves know each other) is refused on the phone, next to the question, and asked again. The public line
+of every phone says where the game is (`public`). The call lasts as long as
 its slowest needed answer; when one is slow, the table hears « J'attends encore une réponse »,
 which names nobody. Several answerers of one player (the pack) choose together: each proposes,
 and until all propose the same, their phones show every proposal and ask again.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Choice, Form, Question
@@ -75,22 +78,30 @@ class PhoneOperator:
         self._told = number
         self.note(text, seats)
 
-    def public(self, status: str, living: Sequence[str] | None = None) -> None:
+    def public(self, status: str, living: Sequence[str] | None = None, night: bool | None = None) -> None:
         self.hub.status(status)
         if living is not None:
             self.living = tuple(living)
+            self.hub.public(living=self.living)
+        if night is not None:
+            self.hub.public(night=night)
+
+    def end(self, payload: dict[str, object]) -> None:
+        """The end on every phone: who won, the cards, the story (narrator/app/phones.py's `end_screen`)."""
+        self.hub.public(end=payload, night=False)
 
     # -- the questions ----------------------------------------------------------------------
 
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
         text = _sentence(words(ask.plain))
         optional = not ask.forced
+        self._ask = ask  # whose own name the lists show (`_shown`)
         if ask.kind is Kind.PLAYER:
             return self._player(ask, text)
         if ask.kind is Kind.PAIR:
-            return self._asked(ask, Question(Form.PAIR, text, self._shown(ask.choices), optional))
+            return self._asked(ask, Question(Form.PAIR, text, self._names(ask.choices), optional))
         if ask.kind is Kind.PLAYERS:
-            return self._asked(ask, Question(Form.SOME, text, self._shown(ask.choices), optional, ask.count))
+            return self._asked(ask, Question(Form.SOME, text, self._names(ask.choices), optional, ask.count))
         if ask.kind is Kind.OPTION:
             options = {str(value): value for value, _ in ask.options}
             choices = tuple(Choice(str(value), label) for value, label in ask.options)
@@ -103,22 +114,36 @@ class PhoneOperator:
         if ask.kind is Kind.SPY:
             return self._spy(ask)
         if ask.kind is Kind.BALLOTS:
-            return self._round({voter: Question(Form.ONE, text, self._names(t), True) for voter, t in ask.ballots})
+            return self._round(
+                {voter: Question(Form.ONE, text, self._names(t), True) for voter, t in ask.ballots}, text
+            )
         raise ValueError(f"pas de question de téléphone pour « {ask.kind.value} »")
 
-    def _asked(self, ask: Ask, question: Question) -> object:
-        """The answer of the one who acts (`ask.by`'s first) to `question`."""
-        return self._ask_each(ask.by[:1], question)[ask.by[0]]
+    def _asked(self, ask: Ask, question: Question, public: str | None = None) -> object:
+        """The answer of the one who acts (`ask.by`'s first) to `question`; `public`: its words without
+        what is secret, for the decoys (the whole text by default)."""
+        return self._round({ask.by[0]: self._for(ask.by[0], question)}, public or question.text)[ask.by[0]]
+
+    def _for(self, seat: str, question: Question) -> Question:
+        """`question` as `seat`'s phone shows it: its list of names made for that phone (`_shown`)."""
+        if not question.choices or not all(c.value in self.seats for c in question.choices):
+            return question
+        allowed = tuple(c.value for c in question.choices)
+        shown = self._shown(allowed, seat)
+        if all(c.value in allowed for c in shown):
+            return replace(question, choices=shown)
+        return replace(question, choices=shown, allowed=allowed, refusal=self.texts["refused"])
 
     def _player(self, ask: Ask, text: str) -> object:
         """One player, by one answerer or by several who must agree (the pack)."""
-        choices = self._shown(ask.choices)
+        choices = self._names(ask.choices)
         if len(ask.by) == 1:
             return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
         together = fill(self.texts["together"], names=self._join(ask.by))
         shown = f"{text} {together}"
         while True:
-            got = self._ask_each(ask.by, Question(Form.ONE, shown, choices, not ask.forced))
+            question = Question(Form.ONE, shown, choices, not ask.forced)
+            got = self._round({seat: self._for(seat, question) for seat in ask.by}, text)
             if len(set(got.values())) == 1:
                 return got[ask.by[0]]
             said = [
@@ -136,7 +161,8 @@ class PhoneOperator:
             text = self.texts["poison"]
             if ask.no_heal is not None:
                 text = f"{fill(self.texts['no_heal'], why=words(ask.no_heal))} {text}"
-            poison = self._asked(ask, Question(Form.ONE, text, self._shown(ask.choices), optional=True))
+            question = Question(Form.ONE, text, self._names(ask.choices), optional=True)
+            poison = self._asked(ask, question, self.texts["poison"])
         elif ask.no_poison is not None:
             self.note(_sentence(fill(self.texts["no_poison"], why=words(ask.no_poison))), ask.by)
         return {"heal": heal, "poison": poison}
@@ -147,23 +173,20 @@ class PhoneOperator:
         girl, wolves = ask.by[0], ask.by[1:]
         questions = {girl: Question(Form.YES_NO, self.texts["spied"])}
         questions |= {wolf: Question(Form.YES_NO, self.texts["caught"]) for wolf in wolves}
-        got = self._round(questions)
+        got = self._round(questions, "")
         spied = bool(got[girl])
         return {"spied": spied, "caught": spied and any(got[w] for w in wolves)}
 
     # -- one round of questions on the phones -----------------------------------------------
 
-    def _ask_each(self, seats: Sequence[str], question: Question) -> dict[str, object]:
-        return self._round(dict.fromkeys(seats, question))
-
-    def _round(self, questions: Mapping[str, Question]) -> dict[str, object]:
+    def _round(self, questions: Mapping[str, Question], public: str) -> dict[str, object]:
         """Each of these seats' question on its phone, a decoy on every other; their answers once all came.
         Every living player's touch is awaited, the decoys' too, and a missing one reminded alike: a call
         whose card nobody living holds lasts and sounds as one whose holder is slow. While one is missing
-        the table hears the reminder, then is heard (« stop », « libère la place de Ana »)."""
+        the table hears the reminder, then is heard (« stop », « libère la place de Ana »). `public`: the
+        call's question without its secrets, the decoys' words."""
         looks = next(iter(questions.values()))
-        decoy = self._decoy(looks)
-        asked = self.hub.ask({seat: questions.get(seat, decoy) for seat in self.seats})
+        asked = self.hub.ask({seat: questions.get(seat) or self._decoy(looks, seat, public) for seat in self.seats})
         got: dict[str, object] = {}
         untouched = set(self.living) - set(questions)
         awaited = time.monotonic() + self.patience
@@ -180,22 +203,27 @@ class PhoneOperator:
         self.hub.rest()
         return got
 
-    def _decoy(self, looks: Question) -> Question:
-        """A question of the same form and look that reveals nothing: the same names (the living, see
-        `_shown`), or oui/non; beside a choice of options (their labels may be secret), the living."""
+    def _decoy(self, looks: Question, seat: str, public: str) -> Question:
+        """A question of the same form and look that reveals nothing: a list of names made as the real
+        one's (`_shown`) under the call's own question, or oui/non; beside a choice of options (their
+        labels may be secret), the living."""
         if looks.form in (Form.YES_NO, Form.TAP):
             return Question(looks.form, self.prompts.text("phone_decoy_yes_no"), decoy=True)
-        text = self.prompts.text(DECOY[looks.form])
         names = all(c.value in self.seats for c in looks.choices)
-        choices = looks.choices if names else self._shown(())
+        text = public if names else self.prompts.text(DECOY[looks.form])
+        allowed = looks.allowed if looks.allowed is not None else tuple(c.value for c in looks.choices)
+        choices = self._shown(allowed if names else (), seat)
         count = looks.count if looks.count is None or looks.count <= len(choices) else None
         return Question(looks.form, text, choices, looks.optional, count, decoy=True)
 
-    def _shown(self, allowed: Sequence[str]) -> tuple[Choice, ...]:
-        """The names a night's list shows: every living player, whom the rules allow or not (the rules'
-        own list would tell who is a wolf or who the voyante is, on the decoys beside it), in seat order."""
+    def _shown(self, allowed: Sequence[str], seat: str) -> tuple[Choice, ...]:
+        """The names `seat`'s phone shows, in seat order: the living (and whom the rules allow), but the
+        seat itself unless the one who acts may choose himself — on every phone alike, so the lists of the
+        voyante, of the pack and of the decoys beside them have the same shape."""
         public = set(self.living) | set(allowed)
-        return self._names([s for s in self.seats if s in public])
+        ask = getattr(self, "_ask", None)
+        itself = ask is not None and any(by in allowed for by in ask.by)
+        return self._names([s for s in self.seats if s in public and (s != seat or itself)])
 
     def _names(self, players: Sequence[str]) -> tuple[Choice, ...]:
         return tuple(Choice(p, p) for p in players)

@@ -53,6 +53,7 @@ class Ending:
     state: State
     winners: list[str]
     record: dict[str, Any]
+    verdict: str = ""  # why the winners won and who they are, as said
 
 
 @dataclass(kw_only=True)
@@ -126,7 +127,7 @@ class ClassicSession(Host):
         self.label = self.phase.label  # for the operator's screen and the record's paths
         self._answerers = ()
         status = "status_night" if kind == "night" else "status_debate"
-        self.operator.public(load_phone_prompts().text(status, number=number), state.living())
+        self.operator.public(load_phone_prompts().text(status, number=number), state.living(), kind == "night")
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -140,10 +141,19 @@ class ClassicSession(Host):
 
     def _end(self, state: State) -> Ending:
         won = winners(state)
+        why = getattr(self, "_last_said", "")
         self._heard(Reason("winners", {"names": won}))
-        self.operator.public(self.aloud(Reason("winners", {"names": won})), state.living())
+        said = self.aloud(Reason("winners", {"names": won}))
+        self.operator.public(said, state.living(), night=False)
         self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
-        return Ending(state, won, self.record())
+        return Ending(state, won, self.record(), f"{why} {said}".strip())
+
+    def cards(self, state: State) -> list[tuple[str, str, str]]:
+        """Each player's card at the end, and the one dealt (the voleur's, the enfant sauvage's may differ)."""
+        named = [self.rules.roles[r].name for r in (*state.roles, *self.deal)]
+        named = [n[:1].upper() + n[1:] for n in named]
+        n = len(state.players)
+        return list(zip(state.players, named[:n], named[n:]))
 
     def record(self) -> dict[str, Any]:
         """The game so far as a `ruleset: thiercelieux` record (formats/game-record.md)."""
@@ -319,6 +329,8 @@ class ClassicSession(Host):
             self._empty_call(self._calls[self._next])
             self._next += 1
         self.voice.night(False)  # the music fades out under the morning's first words
+        # the phones too: the morning's questions (the hunter's) are the day's, not « Nuit 1 »'s
+        self.operator.public(load_phone_prompts().text("status_morning", number=self.number), night=False)
         self._speak(self.narration.morning)
         self._morning_said = True
 
@@ -347,8 +359,9 @@ class ClassicSession(Host):
         if reason.key in self.narration.public:
             if self.kind == "night" and not self._morning_said:
                 self._morning()
+            self._last_said = self.aloud(reason)  # the end's screen repeats why the winners won
             if self._aloud():
-                self.voice.tell(Line(reason.key + "*", self.aloud(reason)))
+                self.voice.tell(Line(reason.key + "*", self._last_said))
         else:
             self._confided += 1
             self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))

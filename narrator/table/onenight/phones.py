@@ -3,25 +3,28 @@
 Each call of the night is said as at a table with cards; while its characters act, their holders'
 phones (by the card they were DEALT, a Doppelgänger by the card he copied) show the choice the rules
 allow, and every other phone a decoy of the same look, so that nobody learns who acted from who
-touched a phone. What a character learns appears on his phone alone, in his call. A call lasts at
-least its wait and until its needed answers are in; a missing answer is asked again aloud, naming
-nobody. Each choice is journaled before it is applied (`night_choice`).
+touched a phone: the same words (the call's question, which the narrator says aloud anyway, then one
+sentence that tells every phone alike that only the called character's touch counts), the same kind of
+list, and as many steps (in Dumbledore's and the Doppelgänger's calls, every phone answers twice).
+What a character learns appears on his phone alone, in his call. A call lasts at least its wait and
+until its needed answers are in; a missing answer is asked again aloud, naming nobody. Each choice is
+journaled before it is applied (`night_choice`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.rules.onenight import choices
 from narrator.rules.onenight.choices import CENTER_PAIRS, Ask
-from narrator.rules.onenight.model import CENTER, Ruleset
+from narrator.rules.onenight.model import CENTER, Power, Ruleset
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
-from narrator.script.onenight.phone_words import PhoneWords
+from narrator.script.onenight.phone_words import PhoneWords, split_camp
 from narrator.script.templates import fill, join_names
 from narrator.table import events as ev
 from narrator.table.clock import Clock
@@ -63,12 +66,11 @@ class PhoneNight:
     def deal_cards(self) -> None:
         """Each phone gets its card: name, what it does, its tactile symbol."""
         words = self.words
-        self.hub.deal(
-            {
-                player: Card(card, card_name(self.rules, card), words.cards[card], words.symbols.get(card, ""))
-                for player, card in zip(self.players, self.deal)
-            }
-        )
+        cards = {}
+        for player, card in zip(self.players, self.deal):
+            camp, text = split_camp(words.cards[card])
+            cards[player] = Card(card, card_name(self.rules, card), text, words.symbols.get(card, ""), camp)
+        self.hub.deal(cards)
 
     # -- a call -----------------------------------------------------------------------------
 
@@ -82,8 +84,10 @@ class PhoneNight:
         self.tell(wake, awake)  # what they learn on waking: the wolves' group, the insomniaque's card
         pending, numbers = self._ask_everyone(called, wake, awake)
         # every phone's touch is awaited, the decoys' too: a call whose card lies in the middle lasts as
-        # long and is reminded as often as one whose holder is slow, so neither tells the card is dealt
-        untouched = set(self.players) - set(pending)
+        # long and is reminded as often as one whose holder is slow, so neither tells the card is dealt;
+        # the question each untouched phone shows (a second step, in a call of two)
+        untouched = {p: numbers[p] for p in self.players if p not in pending}
+        two_steps = self._two_steps(called, wake)
         reminder = deadline + self.again_s
         while pending or untouched or self.clock.now() < deadline:
             if not pending and not untouched:
@@ -99,17 +103,21 @@ class PhoneNight:
             if not got:
                 self.clock.sleep_until(since + self.poll_s)  # a fake clock moves as a real one would have
             for answer in got:
-                if answer.asked == numbers.get(answer.seat):
-                    untouched.discard(answer.seat)
+                first = answer.asked == numbers.get(answer.seat)
+                if untouched.get(answer.seat) == answer.asked:
+                    del untouched[answer.seat]
+                    if two_steps and first:
+                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step())
                 asked = pending.get(answer.seat)
                 if answer.decoy or asked is None or asked[1] != answer.asked:
                     continue
                 follow = self._answered(answer.seat, asked[0], answer.value, wake)
                 if follow is None:
                     del pending[answer.seat]
+                    if two_steps and first:  # he chose not to look: a second step all the same
+                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step())
                 else:
-                    asked_again = self.hub.ask({answer.seat: self.question(follow)})
-                    pending[answer.seat] = (follow, asked_again[answer.seat])
+                    pending[answer.seat] = (follow, self._ask_one(answer.seat, self.question(follow)))
         self.hub.rest()
         self.voice.play(items[split + 1 :])
 
@@ -122,15 +130,19 @@ class PhoneNight:
         questions: dict[str, Question] = {}
         for player in self.players:
             ask = asks.get(player)
-            if ask is not None:
-                questions[player] = self.question(ask)
-            else:
-                decoy = self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
-                # awake with nothing to choose (the wolves together): what they learned to read, on a screen
-                # shaped as everyone else's
-                questions[player] = replace(decoy, text=self.words.questions["seen"]) if player in awake else decoy
+            # awake with nothing to choose (the wolves together), a phone shows the decoy too: what they
+            # learned is in « Ce que vous avez appris »
+            questions[player] = (
+                self.question(ask)
+                if ask is not None
+                else self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
+            )
         numbers = self.hub.ask(questions)
         return {p: (a, numbers[p]) for p, a in asks.items() if a is not None}, numbers
+
+    def _ask_one(self, seat: str, question: Question) -> int:
+        """One more question on one phone; its number in that seat's own sequence."""
+        return self.hub.ask({seat: question})[seat]
 
     def _answered(self, player: str, ask: Ask, value: object, wake: int) -> Ask | None:
         """A choice made: journaled, applied, what it shows told; the player's next question, if any."""
@@ -142,18 +154,35 @@ class PhoneNight:
 
     # -- what a phone shows -------------------------------------------------------------------
 
-    def question(self, ask: Ask) -> Question:
+    def question(self, ask: Ask, decoy: bool = False) -> Question:
+        """The question of `ask` in the call's words, the same on the called character's phone and on the
+        decoys beside it (`decoy`: its answer changes nothing)."""
         labelled = tuple(Choice(value, self.label(value)) for value in ask.options)
         form = Form.PAIR if ask.two else Form.ONE
-        return Question(form, self.words.questions[ask.question], labelled, optional=ask.optional)
+        return Question(form, self.words_of(ask.question), labelled, optional=ask.optional, decoy=decoy)
+
+    def words_of(self, question: str) -> str:
+        """A question's words as every phone shows them: the call's, then whose touch counts."""
+        return f"{self.words.questions[question]} {self.words.decoy}"
 
     def decoy(self, ask: Ask | None) -> Question:
-        """A screen of the same look as the called characters', whose answer changes nothing."""
+        """A screen of the same look and words as the called characters', whose answer changes nothing."""
         if ask is None:
-            return Question(Form.TAP, self.words.decoy, decoy=True)
-        labelled = tuple(Choice(value, self.label(value)) for value in ask.options)
-        form = Form.PAIR if ask.two else Form.ONE
-        return Question(form, self.words.decoy, labelled, optional=ask.optional, decoy=True)
+            return Question(Form.TAP, self.words_of("seen"), decoy=True)
+        return self.question(ask, decoy=True)
+
+    def _two_steps(self, called: Sequence[str], wake: int) -> bool:
+        """Whether the call's character may answer in two steps (001's Dumbledore: look, then give; 000's
+        Doppelgänger: copy, then act at once as the copied card)."""
+        roles = [self.rules.roles[r] for r in called if self.rules.roles[r].wake == wake]
+        return any(role.power in (Power.CENTER_TO_PLAYER, Power.COPY) for role in roles)
+
+    def second_step(self) -> Question:
+        """The second step of a two-step call on a phone whose answer changes nothing: the look of
+        Dumbledore's own (every player, his own card included). The Doppelgänger's second step is the
+        copied card's question: a decoy cannot mirror it without telling every phone what he copied, so
+        it keeps this fixed look (the same number of steps; not the same words)."""
+        return self.question(Ask("give_to", tuple(self.players)), decoy=True)
 
     def label(self, value: str) -> str:
         """A player's name, a middle place, or two middle places, as the phone shows them."""

@@ -192,6 +192,9 @@ class Session(Host):
         if before:  # a resumed night: each phone gets back what its player learned in the calls heard
             phones.tell(max(before), self.players)
         ends = [*plan.sections[1:], len(plan.opening)]
+        words = load_phone_prompts()
+        phones.hub.status(words.text("status_the_night"))
+        phones.hub.public(night=True)  # every phone dark and dim, the same on all
         for index in range(first, len(plan.sections) - 1):
             self._record(ev.Tick("night", at=starts[index]))
             self.voice.night(plan.sections[index] >= plan.night)  # the legend before it has no music
@@ -203,20 +206,20 @@ class Session(Host):
                 phones.call(plan.callers[index], wake, items)
         self._record(ev.Tick("night", at=starts[-1]))
         self.voice.night(False)
+        phones.hub.public(night=False)
+        self._day_status(phones)
         self.voice.play(plan.opening[plan.sections[-1] :])
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
             self.voice.tell(*face_up)
-        self._day_status(phones)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
 
     def _day_status(self, phones: PhoneNight) -> None:
-        """Every phone's public line in the day: Harry's face-up card, else that it is the day (a new
-        status also ends the night's « Nouveau » on the phones that learned something)."""
-        face_up = self._face_up()
-        day = " ".join(line.text for line in face_up) if face_up else load_phone_prompts().text("status_day")
-        phones.hub.status(day)
+        """Every phone's public line in the day: that it is the day, and Harry's face-up card (a new status
+        also ends the night's « Nouveau » on the phones that learned something)."""
+        day = load_phone_prompts().text("status_day")
+        phones.hub.status(" ".join([day + ".", *(line.text for line in self._face_up())]))
 
     def _face_up(self) -> list[Line]:
         """The cards left face up for the day (Harry's), as every player is told them."""
@@ -228,6 +231,13 @@ class Session(Host):
         """With the phones: the cards at dawn (players' then the middle's) and those left face up."""
         assert self.deal is not None and self.on_phones is not None
         return choices.final_cards(self.script.rules, self.players, self.deal, self.on_phones.night)
+
+    def end_cards(self, ending: Ending) -> list[tuple[str, str, str]]:
+        """Each player's card at dawn, and the one dealt (they differ for whoever changed card)."""
+        rules = self.script.rules
+        dealt = dict(zip(self.players, self.deal or ()))
+        cards = ending.cards
+        return [(p, card_name(rules, cards[p]), card_name(rules, dealt.get(p, cards[p]))) for p in self.players]
 
     def record(self, ending: Ending) -> dict[str, object]:
         """The game as a one-night record (docs/record.md) that `narrator resolve` plays to the same end.

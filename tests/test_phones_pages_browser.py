@@ -1,0 +1,391 @@
+"""The seat's page as a table plays it, in a real browser (Debian's chromium, headless): the card large,
+with its camp and its symbol drawn, read aloud when shown and hidden only by the player; the night's
+dark look and the day's, the same on every phone; a refusal said next to its question; a day ballot
+with nothing chosen beforehand, for the living only; the end with the winners, the cards and the story,
+shown to a page that comes back after it too; axe-core finds nothing on any screen, night or day; what
+a screen reader reads through a night is the same on every phone but for what only one player learns.
+
+Each screen kind is saved at a phone's size in docs/phones/ (PNG), night and day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from phones_browser import Browser, BrowserPhone
+
+from narrator.app.phones import end_screen
+from narrator.phones.hub import Hub
+from narrator.phones.screens import Card, Choice, Form, Question
+from narrator.phones.server import PhoneServer
+from narrator.script.onenight.script import load_shipped
+
+PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
+NAMES = tuple(Choice(p, p) for p in PLAYERS)
+HERMIONE = Card(
+    "hermione",
+    "Hermione Granger",
+    "La nuit, vous pouvez regarder la carte d'un autre joueur, ou deux cartes du centre.",
+    "Rond",
+    "Équipe de Poudlard",
+)
+VOYANTE = Card(
+    "voyante", "Voyante", "Chaque nuit, vous découvrez le personnage d'un joueur de votre choix.", "", "Camp du village"
+)
+PHONE = {"width": 390, "height": 844}  # a phone's screen, in CSS pixels
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "phones"
+END = end_screen(
+    "Le village n'a plus d'ennemi en vie : le village gagne.",
+    [("Ana", "Voyante", "Voyante"), ("Ben", "Loup-garou", "Voleur"), ("Cleo", "Villageois", "Villageois")],
+    ["Ben a volé la carte de loup-garou.", "Le village a éliminé Ben au premier vote."],
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with Browser() as browser:
+        yield browser
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[Hub, str, PhoneServer]]:
+    hub = Hub(PLAYERS)
+    server = PhoneServer(hub)
+    server.start()
+    yield hub, f"http://127.0.0.1:{server.port}/", server
+    server.stop()
+
+
+def seated(browser: Browser, url: str, seat: str, clock: bool = False) -> BrowserPhone:
+    phone = browser.phone(url, clock=clock)
+    phone.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    phone.join(seat)
+    return phone
+
+
+def clean(phone: BrowserPhone) -> None:
+    assert phone.axe() == [], phone.page.url
+    assert phone.errors == []
+
+
+def looks(phone: BrowserPhone) -> tuple[str, str, str]:
+    """The page's theme, background and ink, as computed."""
+    return tuple(
+        phone.page.evaluate(
+            """() => { const s = getComputedStyle(document.body);
+            return [document.body.className, s.backgroundColor, s.color]; }"""
+        )
+    )
+
+
+def px(phone: BrowserPhone, selector: str) -> float:
+    return float(phone.page.locator(selector).evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def test_the_card_is_large_drawn_announced_and_hidden_only_by_the_player(browser: Browser, table) -> None:
+    hub, url, _ = table
+    hub.deal({"Ana": HERMIONE, "Ben": VOYANTE})
+    ana = seated(browser, url, "Ana", clock=True)
+    assert "Hermione" not in ana.page.content()  # not even hidden in the page before it is asked for
+    ana.show_card()
+    assert ana.page.locator("#card-name").inner_text() == "Hermione Granger"
+    assert ana.page.locator("#card-camp").inner_text() == "Équipe de Poudlard"
+    assert ana.page.locator("#card-text").inner_text() == HERMIONE.text
+    # 001's symbol, drawn, and named for a screen reader
+    symbol = ana.page.get_by_role("img", name="Symbole : Rond")
+    assert symbol.count() == 1 and symbol.evaluate("e => e.tagName") == "svg"
+    assert symbol.bounding_box()["width"] >= 150  # type: ignore[index]
+    # read at arm's length: the name at twice the body's size, the text larger than it
+    assert px(ana, "#card-name") >= 40 and px(ana, "#card-text") >= 26
+    # shown inside a live region: a screen reader reads it as it appears
+    assert ana.page.locator("#card").evaluate("e => e.closest('[aria-live]').getAttribute('aria-live')") == "polite"
+    ana.page.get_by_role("button", name="Cacher ma carte").focus()
+    ana.page.clock.fast_forward(120_000)  # two minutes: still there, the player may still be reading it
+    hub.status("Nuit 1")
+    ana.wait_text("#status", "Nuit 1")
+    assert ana.page.locator("#card").is_visible() and "Hermione" in ana.card_in_page()
+    ana.hide_card()  # hidden by the player
+    assert ana.card_in_page() == "" and "Hermione" not in ana.page.content()
+    ana.show_card()
+    ana.page.evaluate(  # the phone is put away: hidden at once
+        "Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    assert ana.card_in_page() == ""
+    ben = seated(browser, url, "Ben")  # a card whose rulebook gives no symbol: its initial, a picture only
+    ben.show_card()
+    assert ben.page.locator("#card-symbol svg").get_attribute("aria-hidden") == "true"
+    assert ben.page.locator("#card-symbol svg text").text_content() == "V"
+    assert ben.page.locator("#card-camp").inner_text() == "Camp du village"
+    clean(ana)
+    clean(ben)
+
+
+def test_the_night_is_dark_and_dim_and_the_same_on_every_phone(browser: Browser, table) -> None:
+    hub, url, _ = table
+    ana, ben = seated(browser, url, "Ana"), seated(browser, url, "Ben")
+    assert looks(ana) == looks(ben) == ("day", "rgb(255, 255, 255)", "rgb(17, 17, 17)")
+    hub.public(night=True)
+    for phone in (ana, ben):
+        phone.page.wait_for_function("() => document.body.className === 'night'")
+    night = looks(ana)
+    assert night == looks(ben) and night[1] == "rgb(0, 0, 0)"
+    ink = [int(n) for n in re.findall(r"\d+", night[2])]
+    assert max(ink) <= 190  # dim: no white at night
+    clean(ana)
+    hub.public(night=False)
+    ana.page.wait_for_function("() => document.body.className === 'day'")
+
+
+def test_a_refusal_is_said_next_to_its_question_and_never_among_the_secrets(browser: Browser, table) -> None:
+    hub, url, _ = table
+    ana = seated(browser, url, "Ana")
+    others = tuple(c for c in NAMES if c.value != "Ana")
+    refusal = "ce nom, les règles ne le permettent pas : touchez-en un autre"
+    asked = hub.ask(
+        {"Ana": Question(Form.ONE, "La victime des loups-garous.", others, allowed=("Cleo", "Dan"), refusal=refusal)}
+    )
+    ana.wait_question("La victime")
+    ana.choose("Ben")  # the other wolf: shown, as on every phone, and refused
+    assert ana.refusal() == f"Refusé : {refusal}."
+    # next to the question: inside its group, right under its words
+    assert ana.page.locator("#question-reply").evaluate("e => e.closest('fieldset') !== null")
+    assert ana.page.locator("#question").is_visible() and hub.screen("Ana").secrets == ()
+    assert ana.page.locator("#secrets-news").inner_text() == ""
+    ana.choose("Cleo")
+    ana.wait_answered()
+    assert [(a.asked, a.value) for a in hub.wait(5)] == [(asked, "Cleo")]
+    clean(ana)
+
+
+def test_the_day_ballot_chooses_nothing_beforehand_and_the_dead_neither_vote_nor_are_voted_for(
+    browser: Browser, table
+) -> None:
+    hub, url, _ = table
+    ana, dan = seated(browser, url, "Ana"), seated(browser, url, "Dan")
+    hub.public(living=("Ana", "Ben", "Cleo"))  # Dan is dead
+    dan.page.locator("#ballot-dead:not([hidden])").wait_for()
+    assert not dan.page.locator("#ballot").is_visible()
+    select = ana.page.locator("#ballot-target")
+    ana.page.wait_for_function("() => document.querySelectorAll('#ballot-target option').length === 3")
+    assert select.evaluate("s => [...s.options].map(o => o.value)") == ["", "Ben", "Cleo"]
+    assert select.input_value() == ""  # nobody chosen before the player chooses
+    hub.ballots(True)
+    ana.page.locator("#ballot summary").click()
+    ana.page.get_by_role("button", name="Voter", exact=True).click()
+    ana.page.locator("#ballot-reply:not(:empty)").wait_for()
+    assert "Aucun nom n'est choisi" in ana.page.locator("#ballot-reply").inner_text()
+    assert hub.lines() == []
+    ana.page.locator("#ballot summary").click()  # closed again: `vote` opens it
+    reply = ana.vote("Cleo")
+    assert reply.startswith("Vote transmis : « Ana vote contre Cleo ».") and "Vote envoyé" not in reply
+    assert hub.lines() == [("Ana", "Ana vote contre Cleo")]
+    # the server refuses what the page no longer offers: the dead's ballot, a ballot against the dead
+    for phone, target in ((dan, "Ana"), (ana, "Dan")):
+        got = phone.page.evaluate(
+            """async (target) => (await (await fetch('/api/ballot', {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: JSON.stringify({id: 1, target})})).json())""",
+            target,
+        )
+        assert got["ok"] is False and got["error"] == "un joueur éliminé ne vote plus et ne reçoit plus de voix"
+    assert hub.lines() == []
+    for phone in (ana, dan):  # the browser logs the refused requests the test made itself
+        phone.errors[:] = [e for e in phone.errors if "409 (Conflict)" not in e]
+    clean(ana)
+    clean(dan)
+
+
+def test_the_end_shows_the_winners_every_card_and_the_story_even_to_a_page_that_comes_back(
+    browser: Browser, table
+) -> None:
+    hub, url, server = table
+    ana, cleo = seated(browser, url, "Ana"), seated(browser, url, "Cleo")
+    server.stop()  # Cleo's connection is down when the game ends (the narrator stopped a moment)
+    cleo.wait_text("#connection", "Connexion perdue")
+    hub.public(end=END, night=False)
+    hub.status(str(END["winners"]))
+    server.start()
+    for phone in (ana, cleo):  # Ana's page came back too: both show the end
+        phone.page.locator("#end:not([hidden])").wait_for()
+        assert phone.page.locator("#end-winners").inner_text() == END["winners"]
+        rows = phone.page.locator("#end-card-rows tr").all_inner_texts()
+        assert [re.sub(r"\s+", " ", r).strip() for r in rows] == [
+            "Ana Voyante",
+            "Ben Loup-garou (au début : Voleur)",  # who changed card
+            "Cleo Villageois",
+        ]
+        assert phone.page.locator("#end-story li").all_inner_texts() == END["story"]
+        assert not phone.page.locator("#question-section").is_visible()
+        clean(phone)
+    server.stop(over=True)
+    ana.wait_text("#connection", "La partie est finie.")
+    assert ana.page.locator("#end").is_visible()  # the end stays on the page
+
+
+def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[str]]:
+    """A night's call, read as a screen reader reads the page: each step's accessibility tree of the
+    question and of what the seat learned, for the called (Ana), a decoy (Ben) and a dead seat (Dan)."""
+    read: dict[str, list[str]] = {seat: [] for seat in phones}
+
+    def step(wait: str) -> None:
+        for seat, phone in phones.items():
+            phone.page.wait_for_function(f"() => {wait}")
+            read[seat].append(phone.page.locator("main").aria_snapshot())
+
+    hub.public(night=True, living=("Ana", "Ben", "Cleo"))
+    hub.status("Nuit 2")
+    step("document.getElementById('status').textContent === 'Nuit 2'")
+    words = "Désignez le joueur dont vous voulez voir la carte. Chaque téléphone répond."
+    questions = {
+        s: Question(Form.ONE, words, tuple(c for c in NAMES if c.value != s), decoy=s != "Ana") for s in phones
+    }
+    asked = hub.ask(questions)
+    step("!document.getElementById('question').hidden")
+    for phone in phones.values():
+        phone.choose("Cleo")
+        phone.wait_answered()
+    hub.wait(5)
+    step("!document.getElementById('answered').hidden")
+    hub.tell("Ana", "Cleo est Villageois.")
+    phones["Ana"].wait_text("#secrets-news", "Nouveau")
+    hub.rest()
+    hub.public(night=False)
+    hub.status("Jour 2 : le matin")
+    step("document.getElementById('status').textContent === 'Jour 2 : le matin'")
+    assert asked > 0
+    return read
+
+
+def test_a_screen_reader_reads_the_same_night_on_every_phone_but_what_only_one_learns(browser: Browser, table) -> None:
+    hub, url, _ = table
+    phones = {seat: seated(browser, url, seat) for seat in ("Ana", "Ben", "Dan")}
+    read = _night_kinds(hub, phones)
+    ana, ben, dan = read["Ana"], read["Ben"], read["Dan"]
+    # the call: the question, its words and one radio a name (the seat's own left out) — the same tree on
+    # the called phone, a decoy and a dead seat's, but for the names
+    for snapshot in (ana[1], ben[1], dan[1]):
+        assert 'group "Désignez le joueur dont vous voulez voir la carte. Chaque téléphone répond."' in snapshot
+        assert 'button "Valider"' in snapshot and 'button "Personne / rien"' not in snapshot
+    assert 'radio "Ana"' not in ana[1] and 'radio "Ben"' in ana[1] and 'radio "Ben"' not in ben[1]
+    # (the names, the seat's own in the title too, put aside; and the day's ballot, gone from a dead seat's page:
+    # who is dead is known to all)
+    night = [s.split('heading "Voter le jour"')[0] for s in (ana[1], ben[1], dan[1])]
+    unnamed = [re.sub(r"\b(Ana|Ben|Cleo|Dan)\b", "X", s) for s in night]
+    assert unnamed[0] == unnamed[1] == unnamed[2]
+    # the order a screen reader follows: the status, then the question, then « Réponse envoyée », then the
+    # morning; only Ana's page says something is new (what, only when she asks)
+    assert all("Nuit 2" in r[0] and "Rien à faire pour l'instant." in r[0] for r in (ana, ben, dan))
+    assert all("Réponse envoyée. Attendez la suite." in r[2] for r in (ana, ben, dan))
+    assert all("Jour 2 : le matin" in r[3] for r in (ana, ben, dan))
+    assert "Nouveau : touchez pour voir." in ana[3] and "Nouveau" not in ben[3] + dan[3]
+    assert all("Cleo est Villageois" not in "".join(r) for r in (ana, ben, dan))  # not read until asked for
+    # a dead seat's ballot is gone, the living's is there
+    assert "Vous êtes éliminé de la partie" in dan[3] and "Vous êtes éliminé" not in ana[3]
+
+
+SCREENS = ("attente", "question", "deux-noms", "oui-non", "toucher", "refus", "envoye", "carte", "carte-sans-symbole",
+           "appris", "vote", "elimine", "fin")  # fmt: skip
+
+
+def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserPhone:
+    """Puts Ana's (or Ben's) page in the screen `kind`; the page to look at."""
+    page = ana.page
+    if kind == "attente":
+        status = "Nuit 1" if page.evaluate("() => document.body.className") == "night" else "Jour 1 : le débat"
+        hub.status(status)
+        ana.wait_text("#status", status)
+    elif kind == "question":
+        hub.ask({"Ana": Question(Form.ONE, "Désignez le joueur dont vous voulez voir la carte.", NAMES[1:], True)})
+        ana.wait_question("Désignez")
+    elif kind == "deux-noms":
+        hub.ask({"Ana": Question(Form.PAIR, "Les deux amoureux, deux joueurs différents.", NAMES)})
+        ana.wait_question("amoureux")
+    elif kind == "oui-non":
+        hub.ask({"Ana": Question(Form.YES_NO, "Potion de vie pour Ben, la victime des loups-garous ?")})
+        ana.wait_question("Potion")
+    elif kind == "toucher":
+        hub.ask({"Ana": Question(Form.TAP, "Touchez Continuer. Chaque téléphone répond.")})
+        ana.wait_question("Touchez Continuer")
+    elif kind == "refus":
+        refusal = "ce nom, les règles ne le permettent pas : touchez-en un autre"
+        hub.ask({"Ana": Question(Form.ONE, "La victime.", NAMES[1:], allowed=("Cleo",), refusal=refusal)})
+        ana.wait_question("La victime.")
+        ana.choose("Ben")
+        ana.refusal()
+    elif kind == "envoye":
+        ana.choose("Cleo")
+        ana.wait_answered()
+        hub.wait(5)
+    elif kind == "carte":
+        hub.rest()
+        ana.show_card()
+    elif kind == "carte-sans-symbole":
+        ana.hide_card()
+        ben.show_card()
+        return ben
+    elif kind == "appris":
+        ben.hide_card()
+        hub.tell("Ana", "Cleo : Villageois.")
+        ana.wait_text("#secrets-news", "Nouveau")
+        ana.secrets()
+    elif kind == "vote":
+        ana.page.get_by_role("button", name="Cacher ce que j'ai appris").click()
+        hub.public(living=("Ana", "Cleo", "Dan"))
+        page.locator("#ballot summary").click()
+        page.locator("#ballot-form").scroll_into_view_if_needed()
+    elif kind == "elimine":
+        ben.page.locator("#ballot-dead:not([hidden])").wait_for()
+        ben.page.locator("#ballot-dead").scroll_into_view_if_needed()
+        return ben
+    elif kind == "fin":
+        hub.public(end=END)
+        ana.page.locator("#end:not([hidden])").wait_for()
+        page.evaluate("window.scrollTo(0, 0)")
+    return ana
+
+
+@pytest.mark.parametrize("night", [True, False], ids=["nuit", "jour"])
+def test_every_screen_kind_passes_axe_and_is_saved_at_a_phones_size(browser: Browser, table, night: bool) -> None:
+    hub, url, _ = table
+    hub.deal({"Ana": HERMIONE, "Ben": VOYANTE})
+    hub.public(night=night)
+    theme = "nuit" if night else "jour"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    join = browser.phone(url)
+    join.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    join.seats()
+    clean(join)
+    join.page.screenshot(path=str(SHOTS / f"{theme}-00-rejoindre.png"))
+    ana, ben = seated(browser, url, "Ana"), seated(browser, url, "Ben")
+    for n, kind in enumerate(SCREENS, start=1):
+        phone = _show(kind, hub, ana, ben)
+        phone.page.wait_for_function("(night) => document.body.className === (night ? 'night' : 'day')", arg=night)
+        clean(phone)
+        phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"), full_page=True)
+
+
+def test_every_symbol_of_001_is_drawn_and_named(browser: Browser, table) -> None:
+    """001 "Adaptation": « Un symbole a été associé à chaque Personnage » — each drawn by the page, each
+    named for a screen reader; saved side by side in docs/phones/symboles.png to be looked at."""
+    _, url, _ = table
+    ana = seated(browser, url, "Ana")
+    names = sorted({str(s) for s in _poudlard_symbols()})
+    drawn = ana.page.evaluate(
+        """(names) => { const sheet = document.createElement('div'); sheet.id = 'sheet';
+        for (const name of names) sheet.append(symbol(name, name));
+        document.querySelector('main').prepend(sheet);
+        return [...sheet.children].map(s => [s.getAttribute('aria-label'), s.childElementCount]); }""",
+        names,
+    )
+    assert drawn == [[f"Symbole : {name}", drawn[i][1]] for i, name in enumerate(names)]
+    assert all(count >= 1 for _, count in drawn)
+    ana.page.locator("#sheet").screenshot(path=str(SHOTS / "symboles.png"))
+
+
+def _poudlard_symbols() -> list[str]:
+    words = load_shipped("poudlard").phones
+    assert words is not None
+    return list(words.symbols.values())
