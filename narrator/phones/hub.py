@@ -177,6 +177,14 @@ class Hub:
                 self._screens[seat] = replace(self._screens[seat], status=text)
         self._changed(set(self.seats))
 
+    def end(self, final: Mapping[str, str], story: Sequence[str]) -> None:
+        """The game is over: every phone gets the cards at its end (player -> card's name) and its story
+        (public now: nothing is secret once the game is over)."""
+        with self._lock:
+            for seat in self.seats:
+                self._screens[seat] = replace(self._screens[seat], final=tuple(final.items()), story=tuple(story))
+        self._changed(set(self.seats))
+
     def vibrate(self, on: bool) -> None:
         """Every phone buzzes at its next question, or none does (a buzz is heard: the same for all)."""
         with self._lock:

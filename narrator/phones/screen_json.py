@@ -22,6 +22,8 @@ def screen_json(screen: Screen, players: Sequence[str]) -> dict[str, Any]:
         "question": _question(screen.question, screen.asked, screen.answered) if screen.question else None,
         "secrets": list(reversed(screen.secrets)),  # newest first, as the page lists them
         "vibrate": screen.vibrate,
+        "final": [{"player": p, "card": c} for p, c in screen.final],  # the game is over: every card
+        "story": list(screen.story),
     }
 
 

@@ -91,3 +91,6 @@ class Screen:
     secrets: tuple[str, ...] = ()  # what this seat was told, oldest first
     status: str = ""  # a public line every phone shows (« Nuit 1 », « Le vote »)
     vibrate: bool = False  # the phone buzzes at a new question (off by default: a buzz is heard)
+    # the game is over: every player's card at the end (one-night) and the story, the same for every phone
+    final: tuple[tuple[str, str], ...] = ()
+    story: tuple[str, ...] = ()

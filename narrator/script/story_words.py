@@ -6,7 +6,7 @@ French right: « de » elided before a vowel or an « h » (« d'Ana »), number
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -101,7 +101,7 @@ class StoryWords:
         word = words[n - 1] if 1 <= n <= len(words) else f"{n}e"
         return word[:1].upper() + word[1:]
 
-    def listed(self, first: str, next_: str, items: Sequence[dict[str, object]]) -> str:
+    def listed(self, first: str, next_: str, items: Sequence[Mapping[str, object]]) -> str:
         """One clause per item, the verb said once: « Ana avait la carte de voleur, Ben la carte de loup »."""
         return self.join([self.text(first if i == 0 else next_, **item) for i, item in enumerate(items)])
 

@@ -18,6 +18,7 @@ from narrator.rules.onenight.night import copy_wake
 from narrator.rules.onenight.powers import ACTIONS, Table
 from narrator.rules.onenight.record import parse_game
 from narrator.script.onenight.explain import card_name, say
+from narrator.script.plural import form
 from narrator.script.story_words import StoryWords, load_story_words
 
 __all__ = ["Told", "dawn_reveal", "story", "told_of_record"]
@@ -64,7 +65,9 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
     )
     out += [say(rules, r) for r in reasons]
     if told.deal is not None:
-        out += dawn_reveal(rules, told.players, told.deal, _night_cards(rules, told.players, told.deal, told.night)[0], w)
+        out += dawn_reveal(
+            rules, told.players, told.deal, _night_cards(rules, told.players, told.deal, told.night)[0], w
+        )
     else:
         out.append(w.text("dawn_story", cards=_cards_held(rules, w, told.players, told.final)))
     out.append(w.text("story_end"))
@@ -115,9 +118,8 @@ def _votes(w: StoryWords, told: Told) -> list[str]:
 
 def _counted(w: StoryWords, key: str, n: int, **params: object) -> str:
     """A template in the form of its number, the count in words (« deux votes blancs »)."""
-    forms = w.texts[key]
-    template = forms if isinstance(forms, str) else forms.get({1: "one", 2: "two"}.get(n, "many"), forms["many"])  # type: ignore[union-attr]
-    return str(template).format(count=w.number(n), **params)
+    template = form(w.texts[key], n)  # type: ignore[arg-type]
+    return template.format(count=w.number(n), **params)
 
 
 # -- the night, action by action ----------------------------------------------------------------------
@@ -140,10 +142,14 @@ def _actions(
             if isinstance(target, str) and target in players:
                 copied = rules.roles[deal[players.index(target)]]
                 if copied.power is not None:
-                    out.append((copy_wake(role, copied), seat, copied, dict(choice.get("then") or {}), False))
+                    out.append((copy_wake(role, copied), seat, copied, _mapping(choice.get("then")), False))
         else:
             out.append((role.wake or 0, seat, role, choice, False))
     return sorted(out, key=lambda a: (a[0], a[1]))
+
+
+def _mapping(value: object) -> dict[str, object]:
+    return dict(value) if isinstance(value, Mapping) else {}
 
 
 def _night_cards(
@@ -165,7 +171,11 @@ def _night_cards(
 
 
 def night_story(
-    rules: Ruleset, w: StoryWords, players: Sequence[str], deal: Sequence[str], night: Mapping[str, Mapping[str, object]]
+    rules: Ruleset,
+    w: StoryWords,
+    players: Sequence[str],
+    deal: Sequence[str],
+    night: Mapping[str, Mapping[str, object]],
 ) -> list[str]:
     """What each character did, in the order of the night."""
     _, done = _night_cards(rules, players, deal, night)
@@ -189,7 +199,11 @@ def night_story(
         power = role.power
         if power is Power.RECOGNIZE:
             group = role.group or role.id
-            members = [players[s] for s, r in sorted(acting.items()) if r.power is Power.RECOGNIZE and (r.group or r.id) == group]
+            members = [
+                players[s]
+                for s, r in sorted(acting.items())
+                if r.power is Power.RECOGNIZE and (r.group or r.id) == group
+            ]
             if group not in groups_told:
                 groups_told.add(group)
                 if len(members) > 1:
@@ -210,17 +224,19 @@ def night_story(
         elif not choice and power is not Power.SEE_SELF_FINAL:
             out.append(w.text("did_nothing", **said))
         elif power is Power.LOOK:
-            target = choice["look"]
-            if isinstance(target, list):
-                seen = [name(before[n + CENTER.index(str(p))]) for p in target]
+            looked = choice["look"]
+            if isinstance(looked, list):
+                seen = [name(before[n + CENTER.index(str(p))]) for p in looked]
                 out.append(w.text("looked_center", **said, cards=w.join(seen)))
             else:
-                out.append(w.text("looked", **said, of_target=w.of(str(target)), card=name(before[players.index(str(target))])))
+                target = str(looked)
+                out.append(w.text("looked", **said, of_target=w.of(target), card=name(before[players.index(target)])))
         elif power is Power.SWAP_SELF_OTHER_LOOK:
             target = str(choice["swap_with"])
             out.append(w.text("swapped_with", **said, of_target=w.of(target), of_taken=w.of(name(after[seat]))))
         elif power is Power.SWAP_TWO_OTHERS:
-            a, b = (str(p) for p in choice["swap"])  # type: ignore[union-attr]
+            pair = choice["swap"]
+            a, b = (str(p) for p in pair) if isinstance(pair, list) else ("", "")
             out.append(w.text("swapped_two", **said, of_first=w.of(a), of_second=w.of(b)))
         elif power is Power.SWAP_SELF_CENTER_BLIND:
             place = str(choice["take"])

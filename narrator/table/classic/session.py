@@ -31,12 +31,15 @@ from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
 from narrator.script.classic.narration import CALL, Call, Narration
 from narrator.script.classic.script import say, say_aloud
+from narrator.script.classic.story import story
 from narrator.script.line import Line, Wait
 from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
-from narrator.table.classic.replay import UNDO, debate_left, debated, heard, hold, inputs, journaled
+from narrator.table.classic.replay import UNDO, debate_left, debated, heard, inputs, journaled
+from narrator.table.classic.told import record_of
+from narrator.table.epilogue import offer_story
 from narrator.table.host import Host, Undo
 from narrator.table.readback import Ballots, ballot
 from narrator.table.voice import to_items
@@ -142,28 +145,25 @@ class ClassicSession(Host):
         won = winners(state)
         self._heard(Reason("winners", {"names": won}))
         self.operator.public(self.aloud(Reason("winners", {"names": won})), state.living())
-        self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
-        return Ending(state, won, self.record())
+        if not any(isinstance(e, ev.Outcome) for e in self.events):  # a game resumed at the offer has one
+            self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
+        record = self.record()
+        told = self.story()
+        if self.phones is not None:  # the phones' end screen: the story, as data (every card is in it)
+            self.phones.end({}, told)
+        offer_story(self, told)
+        return Ending(state, won, record)
+
+    def story(self) -> list[str]:
+        """The story of the game as its journal tells it: the same as `narrator story JOURNAL`."""
+        return story(self.rules, record_of(*self._table(), self.events))
+
+    def _table(self) -> tuple[str, tuple[str, ...], tuple[str, ...], dict[str, Any], tuple[str, ...], tuple[int, ...]]:
+        return self.rules.game, self.players, self.deal, asdict(self.options), self.extra, self.groups
 
     def record(self) -> dict[str, Any]:
         """The game so far as a `ruleset: thiercelieux` record (formats/game-record.md)."""
-        phases: list[dict[str, dict[str, object]]] = [
-            {"night" if i % 2 == 0 else "day": {}} for i in range(self._reached)
-        ]
-        for answer in inputs(self.events)[0]:
-            hold(phases[answer.phase.index][answer.phase.kind], answer)
-        deal: dict[str, object] = dict(zip(self.players, self.deal))
-        if self.extra:
-            deal["extra"] = list(self.extra)
-        if self.groups:
-            deal["groups"] = dict(zip(self.players, self.groups))
-        return {
-            "ruleset": self.rules.game,
-            "players": list(self.players),
-            "deal": deal,
-            "options": asdict(self.options),
-            "phases": phases,
-        }
+        return record_of(*self._table(), self.events, self._reached)
 
     # -- one decision -----------------------------------------------------------------------
 

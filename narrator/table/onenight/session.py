@@ -26,13 +26,17 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.onenight.story import dawn_reveal, story
+from narrator.script.story_words import load_story_words
 from narrator.table import events as ev
 from narrator.table.conversation import Named
+from narrator.table.epilogue import offer_story, offered
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
 from narrator.table.onenight.phones import PhoneNight
 from narrator.table.onenight.progress import UNDO, Progress, off_the_table, progress
+from narrator.table.onenight.told import told_of_journal
 from narrator.table.readback import Poll, ballot, tally
 from narrator.table.replay import undoable
 from narrator.voice import Say
@@ -101,6 +105,8 @@ class Session(Host):
                 undone = True
 
     def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
+        if state.stage == "done":  # resumed at the offer of the story: the verdict was heard
+            return self._end(self._ended(state))
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             if self.on_phones is not None:
@@ -341,7 +347,50 @@ class Session(Host):
         self._record(ev.Outcome(winners, dead=dead))
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
-        return Ending(Vote(vote.counts, pointing), cards, dead, winners, why)
+        return self._end(Ending(Vote(vote.counts, pointing), cards, dead, winners, why))
+
+    # -- the end: the cards at dawn, the story ------------------------------------------------
+
+    def _ended(self, state: Progress) -> Ending:
+        """The ending of a game whose outcome is journaled, worked out again without a word said."""
+        rules = self.script.rules
+        vote = state.vote or Vote({}, {})
+        pointing = {**vote.pointing, **state.pointing}
+        cards = dict(zip(self.players, self.dawn()[0])) if self.on_phones is not None else dict(state.cards)
+        dead, winners, reasons = resolve_day(
+            rules,
+            self.options or rules.options,
+            self.players,
+            [cards[p] for p in self.players],
+            Vote(vote.counts, pointing),
+        )
+        return Ending(Vote(vote.counts, pointing), cards, dead, winners, [say(rules, r) for r in reasons])
+
+    def _end(self, ending: Ending) -> Ending:
+        """After the verdict, as a game master ends it: with the phones, every card at dawn turned face up
+        and who changed card (the table has heard the verdict: the cards now tell it why); then the story
+        offered. A game resumed at the offer hears the offer only."""
+        told = self.story()
+        final: dict[str, str] = {}
+        if self.on_phones is not None and self.deal is not None:
+            cards = self.dawn()[0]
+            final = {p: self._card_name(c) for p, c in zip(self.players, cards)}
+            if not offered(self.events):
+                words = load_story_words()
+                reveal = dawn_reveal(self.script.rules, self.players, self.deal, cards, words)
+                self.voice.tell(
+                    Line("dawn", words.text("dawn")), *[Line(f"dawn_{n}*", t) for n, t in enumerate(reveal)]
+                )
+        if self.phones is not None:  # the phones' end screen: every card and the story, as data
+            self.phones.end(final, told)
+        offer_story(self, told)
+        return ending
+
+    def story(self) -> list[str]:
+        """The story of the game as its journal tells it: the same as `narrator story JOURNAL`."""
+        rules = self.script.rules
+        told = told_of_journal(rules, self.players, self.in_play, self.deal, self.events, self.options)
+        return story(rules, told)
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 
