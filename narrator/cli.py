@@ -156,6 +156,13 @@ def _parser() -> argparse.ArgumentParser:
         help="fichier YAML ou JSON : un enregistrement de partie, ou une liste ; - pour stdin",
     )
     resolve.set_defaults(run=_resolve)
+    story = sub.add_parser(
+        "story",
+        aliases=["raconte"],
+        help="raconter une partie terminée : qui a fait quoi chaque nuit, les votes, les morts",
+    )
+    story.add_argument("file", metavar="FICHIER", help="le journal d'une partie terminée, ou un enregistrement")
+    story.set_defaults(run=_story)
     check = sub.add_parser(
         "check",
         help="valider un fichier de scripts/ : le script d'un jeu, table.yaml, phones.yaml, demo.yaml"
@@ -417,6 +424,14 @@ def _resolve(args: argparse.Namespace) -> int:
     with out:
         sys.stdout.flush()
         shutil.copyfileobj(out, sys.stdout.buffer)
+    return 0
+
+
+def _story(args: argparse.Namespace) -> int:
+    from narrator.app.story import story_of_file
+
+    stories = story_of_file(args.file)
+    print("\n\n".join("\n".join(told) for told in stories))
     return 0
 
 

@@ -38,13 +38,15 @@ from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.onenight.deal import shuffled
 from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
-from narrator.script.onenight.script import load_script
+from narrator.script.onenight.script import load_game, load_script
+from narrator.script.onenight.story import story, told_of_record
 from narrator.script.prompts import load_prompts
 from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.onenight.phones import missing_line
 from narrator.table.onenight.session import Session
 from narrator.table.onenight.setup import Table, build_table
+from narrator.table.onenight.told import told_of_journal
 from narrator.table.setup import SetupError
 from narrator.table.voice import Voice, load_earcons, to_items
 from narrator.voice import Item, Renderer, VoiceError
@@ -165,6 +167,15 @@ class OneNight:
         )
         deal = header.get("deal")
         return OneNightTable(table, list(deal) if deal is not None else None, header.get("seed"))
+
+    def story(self, raw: Mapping[str, object]) -> list[str]:
+        rules = load_game(str(raw["ruleset"]))
+        return story(rules, told_of_record(rules, raw))
+
+    def story_of_journal(self, header: dict, events: list[Event]) -> list[str]:
+        table = self.from_header(header)
+        rules = table.table.script.rules
+        return story(rules, told_of_journal(rules, table.players, table.table.roles, table.deal, events))
 
     def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
         return run_demo(seed, out, model, music)

@@ -12,7 +12,10 @@ from collections.abc import Sequence
 from narrator.script.line import Line
 from narrator.script.story_words import load_story_words
 from narrator.table import events as ev
+from narrator.table.conversation import yes_or_no
 from narrator.table.host import Host, StoryWanted
+
+ASKED = 2  # turns the offer is heard: a silence, then the question again, then no story
 
 
 def offer_story(host: Host, story: Sequence[str]) -> bool:
@@ -22,9 +25,11 @@ def offer_story(host: Host, story: Sequence[str]) -> bool:
         host._record(ev.StoryOffered())
     host.story_offered = True
     try:
-        wanted = host.talk.confirm(Line("offer", words.text("offer")))
+        wanted = _ask(host, Line("offer", words.text("offer")))
     except StoryWanted:  # « raconte la partie » said at the question: a « oui »
         wanted = True
+    except EOFError:  # the answers ended (a script, the keyboard's Ctrl-D) with the game: no story
+        wanted = False
     finally:
         host.story_offered = False
     host._record(ev.Story(wanted))
@@ -34,6 +39,20 @@ def offer_story(host: Host, story: Sequence[str]) -> bool:
     else:
         host.voice.tell(Line("no_story", words.text("no_story")))
     return wanted
+
+
+def _ask(host: Host, question: Line) -> bool:
+    """« oui » or « non »; asked twice at most: a table that has left the game says nothing, and is not
+    asked again and again."""
+    host.voice.ask(question)
+    for turn in range(ASKED):
+        commands = host.talk.ask_once("any", hint=host.prompts.text("typed_yes_no"))
+        answer = yes_or_no(commands) if commands else None
+        if answer is not None:
+            return answer
+        if turn + 1 < ASKED:
+            host.voice.repeat()
+    return False
 
 
 def story_lines(story: Sequence[str]) -> list[Line]:
