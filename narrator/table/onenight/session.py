@@ -129,7 +129,7 @@ class Session(Host):
             cards = dict(zip(self.players, self.dawn()[0]))
         else:
             cards = state.cards if state.cards_confirmed else self.collect_cards(state.cards)
-        return self.conclude(vote, cards, state.pointing)
+        return self._end(self.conclude(vote, cards, state.pointing))
 
     def night(self, plan: Plan, at: float = 0.0) -> None:
         """The legend, the night and the day's opening, as one stretch of sound; a resumed game
@@ -347,7 +347,7 @@ class Session(Host):
         self._record(ev.Outcome(winners, dead=dead))
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
-        return self._end(Ending(Vote(vote.counts, pointing), cards, dead, winners, why))
+        return Ending(Vote(vote.counts, pointing), cards, dead, winners, why)
 
     # -- the end: the cards at dawn, the story ------------------------------------------------
 
