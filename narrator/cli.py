@@ -449,7 +449,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 # What a file of scripts/ is, told by a key only it has at its top: (kind, key)
-_KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("phone_prompts", "phones_address"), ("demo", "say"))
+_KINDS = (
+    *(("phrasebook", "commands"), ("prompts", "ask_votes"), ("phone_prompts", "phones_address")),
+    *(("story", "story_title"), ("demo", "say")),
+)
 
 
 def _kind(data: object, file: str) -> str:
@@ -469,6 +472,7 @@ def _kind(data: object, file: str) -> str:
         "listen.fr.yaml": "phrasebook",
         "table.yaml": "prompts",
         "phones.yaml": "phone_prompts",
+        "story.yaml": "story",
         "demo.yaml": "demo",
     }
     return by_name.get(name) or family_of(Path(file).stem) or ONE_NIGHT
@@ -491,6 +495,10 @@ def _checked(kind: str, text: str, file: str) -> str:
         from narrator.script.prompts import PHONE_PLACEHOLDERS, parse_prompts
 
         return f"phrases des téléphones, {len(parse_prompts(text, file, PHONE_PLACEHOLDERS).texts)} modèles"
+    if kind == "story":
+        from narrator.script.story_words import parse_story_words
+
+        return f"fin de partie et histoire, {len(parse_story_words(text, file).texts)} modèles"
     if kind == "demo":
         from narrator.app.demo import parse_demo
 

@@ -250,9 +250,7 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
 # -- classic Thiercelieux -------------------------------------------------------------------------------
 
 
-def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_and_the_hunter(
-    tmp_path, capsys
-) -> None:
+def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_and_the_hunter(tmp_path, capsys) -> None:
     """002: the witch's potion of life, the hunter's shot, Cupidon's lovers — told at the end, causes
     included (RULINGS 23 keeps them out of the mornings only)."""
     path = tmp_path / "partie.jsonl"
@@ -278,8 +276,7 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
             "Première nuit.",
             "Premier jour.",
             # the ballots, before their count
-            "Au vote, Ana a voté contre Cleo, Cleo contre Ana, Dan contre personne, Fay contre Cleo et Gus contre"
-            " Ana.",
+            "Au vote, Ana a voté contre Cleo, Cleo contre Ana, Dan contre personne, Fay contre Cleo et Gus contre Ana.",
             "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
             "Deuxième nuit.",
             "La sorcière sauve Dan avec sa potion de vie.",

@@ -110,4 +110,9 @@ class StoryWords:
 def load_story_words() -> StoryWords:
     """The shipped words of a game's end, validated."""
     path = data_dir("scripts") / "story.yaml"
-    return StoryWords(parse_prompts(path.read_text(encoding="utf-8"), f"scripts/{path.name}", STORY_PLACEHOLDERS))
+    return parse_story_words(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+
+
+def parse_story_words(text: str, file: str) -> StoryWords:
+    """Validate the words of a game's end; raise `YamlError` with every problem at file:line:column."""
+    return StoryWords(parse_prompts(text, file, STORY_PLACEHOLDERS))
