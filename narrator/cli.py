@@ -156,6 +156,13 @@ def _parser() -> argparse.ArgumentParser:
         help="fichier YAML ou JSON : un enregistrement de partie, ou une liste ; - pour stdin",
     )
     resolve.set_defaults(run=_resolve)
+    story = sub.add_parser(
+        "story",
+        aliases=["raconte"],
+        help="raconter une partie terminée : qui a fait quoi chaque nuit, les votes, les morts",
+    )
+    story.add_argument("file", metavar="FICHIER", help="le journal d'une partie terminée, ou un enregistrement")
+    story.set_defaults(run=_story)
     check = sub.add_parser(
         "check",
         help="valider un fichier de scripts/ : le script d'un jeu, table.yaml, phones.yaml, demo.yaml"
@@ -421,6 +428,14 @@ def _resolve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _story(args: argparse.Namespace) -> int:
+    from narrator.app.story import story_of_file
+
+    stories = story_of_file(args.file)
+    print("\n\n".join("\n".join(told) for told in stories))
+    return 0
+
+
 def _check(args: argparse.Namespace) -> int:
     text, file = _read(args.file)
     try:
@@ -435,7 +450,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 # What a file of scripts/ is, told by a key only it has at its top: (kind, key)
-_KINDS = (("phrasebook", "commands"), ("prompts", "ask_votes"), ("phone_prompts", "phones_address"), ("demo", "say"))
+_KINDS = (
+    *(("phrasebook", "commands"), ("prompts", "ask_votes"), ("phone_prompts", "phones_address")),
+    *(("story", "story_title"), ("demo", "say")),
+)
 
 
 def _kind(data: object, file: str) -> str:
@@ -455,6 +473,7 @@ def _kind(data: object, file: str) -> str:
         "listen.fr.yaml": "phrasebook",
         "table.yaml": "prompts",
         "phones.yaml": "phone_prompts",
+        "story.yaml": "story",
         "demo.yaml": "demo",
     }
     return by_name.get(name) or family_of(Path(file).stem) or ONE_NIGHT
@@ -477,6 +496,10 @@ def _checked(kind: str, text: str, file: str) -> str:
         from narrator.script.prompts import PHONE_PLACEHOLDERS, parse_prompts
 
         return f"phrases des téléphones, {len(parse_prompts(text, file, PHONE_PLACEHOLDERS).texts)} modèles"
+    if kind == "story":
+        from narrator.script.story_words import parse_story_words
+
+        return f"fin de partie et histoire, {len(parse_story_words(text, file).texts)} modèles"
     if kind == "demo":
         from narrator.app.demo import parse_demo
 

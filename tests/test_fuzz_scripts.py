@@ -35,6 +35,7 @@ from narrator.script.marks import YamlError, load_marked
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import _PLACEHOLDERS, GameScript, load_script
 from narrator.script.prompts import PLACEHOLDERS, Prompts, parse_prompts
+from narrator.script.story_words import parse_story_words
 from narrator.voice.errors import VoiceError
 from narrator.voice.pcm import SAMPLE_RATE
 from narrator.voice.profile import parse_profile
@@ -58,6 +59,7 @@ SHIPPED: dict[str, Loader] = {
     "scripts/thiercelieux.yaml": Loader(load_classic_script, YamlError),
     "scripts/table.yaml": Loader(parse_prompts, YamlError),
     "scripts/demo.yaml": Loader(parse_demo, YamlError),
+    "scripts/story.yaml": Loader(parse_story_words, YamlError),
     "scripts/listen.fr.yaml": Loader(load_phrasebook, YamlError),
     "voices/fr.yaml": Loader(lambda text, file: parse_profile(text, file), VoiceError),
 }

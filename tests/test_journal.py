@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from narrator.app.startup import script_version
 from narrator.rules.phase import PhaseId
+from narrator.script.story_words import load_story_words
 from narrator.table import events as ev
 from narrator.table.journal import Journal, JournalError, read_journal
 
@@ -102,6 +103,10 @@ def test_a_version_2_journal_resumed_says_what_version_2_said(tmp_path, name) ->
     header = read_journal(path)[0]
     run = cli("resume", str(path), home=tmp_path, answers=answers)
     heard = [line.split("  ", 1)[1] for line in run.stdout.splitlines() if re.match(r"\d\d:\d\d\.\d\d  ", line)]
+    # then, new since version 2, the story offered; the answers end there: no story, the game over
+    story = load_story_words()
+    assert heard[-2:] == [story.text("offer"), story.text("no_story")]
+    heard = heard[:-2]
     assert run.returncode == 0 and heard == (JOURNALS / f"{name}.heard.txt").read_text(encoding="utf-8").splitlines()
     # the scripts' warning exactly when they changed: thiercelieux's texts gained the classic reasons'
     # wording since, Poudlard's its cards' texts and the phones' words

@@ -251,8 +251,10 @@ def test_a_whole_game_on_the_phones_ends_as_narrator_resolve_of_its_record(recor
     }
     heard = [text for _, _, text in speaker.heard]
     assert not any("quelle carte" in t.lower() for t in heard)  # no round of cards: the final cards are known
-    assert heard[-len(expected["why"]) :] == expected["why"]  # the verdict is said
-    assert isinstance(session.events[-1], ev.Outcome)
+    dawn = heard.index("Retournez vos cartes : voici la carte de chacun à la fin de la nuit.")
+    assert heard[dawn - len(expected["why"]) : dawn] == expected["why"]  # the verdict, then every card
+    assert isinstance(session.events[-3], ev.Outcome)  # then the story offered, its answer (the script ended)
+    assert session.events[-2:] == [ev.StoryOffered(), ev.Story(False)]
 
 
 def test_each_choice_is_journaled_before_what_it_shows_reaches_the_phone() -> None:

@@ -141,7 +141,9 @@ def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_pho
     record = yaml.safe_load(journal.with_suffix(".record.yaml").read_text(encoding="utf-8"))
     result = resolve_record(record)
     assert result["camp"] == "village" and result["dead"] == [villager, wolves[0], wolves[1]]
-    assert table.heard()[-2] == "Le village n'a plus d'ennemi en vie : le village gagne."
+    heard = table.heard()
+    offer = heard.index("Voulez-vous l'histoire de la partie ?")  # after the verdict; the answers end: no story
+    assert heard[offer - 2] == "Le village n'a plus d'ennemi en vie : le village gagne."
     lovers = f"Cupidon unit {wolves[0]} et {wolves[1]} pour toujours."
     knew = {seat for seat, phone in phones.items() if any(lovers in s for s in phone.secrets())}
     assert knew == {*wolves, next(p for p in PLAYERS if card[p] == "cupidon")}

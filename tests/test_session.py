@@ -121,10 +121,16 @@ def test_a_whole_game_by_voice_ends_as_narrator_resolve_says(record: dict) -> No
     assert set(outcome.winners) == set(expected["winners"])
     assert outcome.why == expected["why"]  # the narrator says what `narrator resolve` explains
     said = [text for _, _, text in speaker.heard]
-    assert said[-len(expected["why"]) :] == expected["why"]
+    offer = said.index("Voulez-vous l'histoire de la partie ?")  # the verdict, then the story offered
+    assert said[offer - len(expected["why"]) : offer] == expected["why"]
     kinds = [e.kind for e in session.events]
     n = len(players)
-    assert kinds == ["night_done", "debate_over"] + ["vote_input"] * n + ["vote"] + ["card"] * n + ["cards", "outcome"]
+    assert kinds == ["night_done", "debate_over"] + ["vote_input"] * n + ["vote"] + ["card"] * n + [
+        "cards",
+        "outcome",
+        "story_offered",
+        "story",  # the answers ended at the offer: no story, the game is over
+    ]
     assert session.events[1] == ev.DebateOver(1, early=True)  # « on vote »
 
 

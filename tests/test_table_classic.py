@@ -151,6 +151,16 @@ def classic_table(
     return session, speaker, operator
 
 
+OFFER = "Voulez-vous l'histoire de la partie ?"
+
+
+def before_the_offer(lines: list[str]) -> str:
+    """The last line before the story is offered (the game's answers end there: no story, the game over)."""
+    at = next(i for i, line in enumerate(lines) if line.endswith(OFFER))
+    assert lines[at + 1 :][-1].endswith("Merci d'avoir joué !")
+    return lines[at - 1]
+
+
 def said(speaker: ClockSpeaker) -> list[str]:
     return [text for _, _, text in speaker.heard]
 
@@ -178,7 +188,7 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
         "Le village n'a plus d'ennemi en vie : le village gagne.",
     ):
         assert sentence in lines
-    assert lines[-1] == "Cleo, Dan, Eva, Fay et Gus gagnent."
+    assert before_the_offer(lines) == "Cleo, Dan, Eva, Fay et Gus gagnent."
     # 002, "Mise en place" C and step 4: the night's first and morning words, verbatim
     assert lines[0] == "C'est la nuit, tout le village s'endort, les joueurs ferment les yeux."
     assert "c'est le matin, le village se réveille, tout le monde se réveille et ouvre les yeux…" in lines
@@ -375,7 +385,7 @@ def test_a_game_cut_short_resumes_from_its_journal(tmp_path: Path, cut: str) -> 
     ending = resumed.run(events)
     journal.close()
     assert ending.record == RECORD
-    assert said(speaker)[-1] == "Cleo, Dan, Eva, Fay et Gus gagnent."
+    assert before_the_offer(said(speaker)) == "Cleo, Dan, Eva, Fay et Gus gagnent."
 
 
 def test_without_captain_a_tie_is_voted_again() -> None:
@@ -446,7 +456,7 @@ def test_narrator_play_thiercelieux_from_the_command_line(tmp_path: Path) -> Non
     screen = [line for line in run.stdout.splitlines() if line.startswith("[opérateur]")]
     assert any("La voyante regarde la carte de son choix : Ana a la carte loup-garou." in line for line in screen)
     assert not any("Ana est loup-garou" in line for line in spoken)
-    assert spoken[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
+    assert before_the_offer(spoken).endswith("Ben, Cleo, Dan et Eva gagnent.")
     # the game is written as a record, and narrator resolve plays it to the same end
     record = journal.with_suffix(".record.yaml")
     assert str(record) in run.stderr
@@ -467,7 +477,7 @@ def test_a_classic_game_stopped_midway_is_resumed(tmp_path: Path) -> None:
     # the night is not asked again: the operator has nothing more to type
     run = play(tmp_path, CLI_VOICES[3:] + ["oui"], "", "resume", str(journal))
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
+    assert before_the_offer(run.stdout.splitlines()).endswith("Ben, Cleo, Dan et Eva gagnent.")
 
 
 @pytest.mark.parametrize(
@@ -680,7 +690,7 @@ def test_one_keyboard_for_the_operator_and_the_table(tmp_path: Path) -> None:
         env={**os.environ, "NARRATOR_STATE_DIR": str(tmp_path)},
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1].endswith("Ben, Cleo, Dan et Eva gagnent.")
+    assert before_the_offer(run.stdout.splitlines()).endswith("Ben, Cleo, Dan et Eva gagnent.")
     assert "Votre réponse ()" not in run.stdout + run.stderr  # the operator is prompted by his own screen
 
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 from narrator.app.classic_demo import run_classic_demo
-from narrator.app.phones import end_screen, join
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_classic
 from narrator.app.startup import (
     Io,
@@ -36,6 +36,7 @@ from narrator.phones.screens import Card
 from narrator.rules.classic import Record
 from narrator.script.classic.narration import load_narration, load_narration_script
 from narrator.script.classic.script import GAME, load_classic, load_classic_script
+from narrator.script.classic.story import story
 from narrator.script.games import CLASSIC
 from narrator.script.prompts import load_phone_prompts
 from narrator.table.bounds import refusal
@@ -43,6 +44,7 @@ from narrator.table.classic.operator import KeyboardOperator, Operator
 from narrator.table.classic.phones import PhoneOperator
 from narrator.table.classic.session import ClassicSession
 from narrator.table.classic.setup import check_deal
+from narrator.table.classic.told import record_of
 from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.setup import SetupError
@@ -133,8 +135,6 @@ class ClassicTable:
                 io.phones.hub.deal({p: _card(r) for p, r in zip(record.players, record.roles)})
             ending = session.run(events)
             write_record(journal, ending.record)
-            if io.phones is not None:
-                io.phones.hub.public(end=end_screen(ending.verdict, session.cards(ending.state)), night=False)
 
         return guarded(game, journal, io)
 
@@ -179,6 +179,16 @@ class Classic:
         deal = list(header["deal"])
         record = check_deal(list(header["players"]), deal, dict(header["options"]), header["extra"], header["groups"])
         return ClassicTable(record, header["minutes"], header.get("seed"))
+
+    def story(self, raw: Mapping[str, object]) -> list[str]:
+        return story(load_classic(), raw)
+
+    def story_of_journal(self, header: dict, events: list[Event]) -> list[str]:
+        record = self.from_header(header).record
+        options = asdict(record.options)
+        return story(
+            load_classic(), record_of(GAME, record.players, record.roles, options, record.extra, record.groups, events)
+        )
 
     def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
         return run_classic_demo(seed, out, model, music)

@@ -27,6 +27,7 @@ from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.errors import RecordError, missing
 from narrator.script.games import CLASSIC, GAMES, ONE_NIGHT, family_of
 from narrator.script.prompts import load_prompts
+from narrator.table.events import Event
 from narrator.table.journal import Journal, JournalError, finished, journal_dir, last_unfinished
 from narrator.table.setup import SetupError
 from narrator.table.voice import Voice, load_earcons
@@ -66,6 +67,14 @@ class Family(Protocol):
         """The table of a journaled game, rebuilt from its journal's header (`SetupError` if refused)."""
         ...
 
+    def story(self, raw: Mapping[str, object]) -> list[str]:
+        """The story of a finished game's record, one sentence a line; `RecordError` for bad input."""
+        ...
+
+    def story_of_journal(self, header: dict, events: list[Event]) -> list[str]:
+        """The story of a finished game from its journal: what the table heard when it asked for it."""
+        ...
+
     def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
         """The family's demo played (`music`: with the night's music); True when the table ended as
         `narrator resolve` says it does."""
@@ -79,7 +88,7 @@ class Dealt(TableGame, Protocol):
 
 
 FAMILIES: dict[str, Family] = {ONE_NIGHT: OneNight(), CLASSIC: Classic()}
-_EXPECTED = ", ".join(GAMES[:-1]) + " ou " + GAMES[-1]
+EXPECTED = ", ".join(GAMES[:-1]) + " ou " + GAMES[-1]
 
 
 def family(game: str) -> Family:
@@ -144,10 +153,10 @@ def resolve_record(raw: object) -> dict:
         raise RecordError((), "un enregistrement (un mapping)", raw)
     game = raw.get("ruleset")
     if game is None:
-        raise missing(("ruleset",), _EXPECTED)
+        raise missing(("ruleset",), EXPECTED)
     name = family_of(game)
     if name is None:
-        raise RecordError(("ruleset",), _EXPECTED, game)
+        raise RecordError(("ruleset",), EXPECTED, game)
     return FAMILIES[name].resolve(raw)
 
 

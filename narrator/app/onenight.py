@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from narrator.app.demo import run_demo
-from narrator.app.phones import end_screen, join
+from narrator.app.phones import join
 from narrator.app.resolve import resolve_one_night
 from narrator.app.startup import (
     Io,
@@ -35,12 +35,14 @@ from narrator.listen.vosk_ear import VoskEar
 from narrator.rules.onenight.deal import shuffled
 from narrator.script.games import ONE_NIGHT
 from narrator.script.line import Line
-from narrator.script.onenight.script import load_script
+from narrator.script.onenight.script import load_game, load_script
+from narrator.script.onenight.story import story, told_of_record
 from narrator.table.events import Event
 from narrator.table.journal import Journal
 from narrator.table.onenight.phones import missing_line
 from narrator.table.onenight.session import Session
 from narrator.table.onenight.setup import Table, build_table
+from narrator.table.onenight.told import told_of_journal
 from narrator.table.setup import SetupError
 from narrator.table.voice import to_items
 from narrator.voice import Item, Renderer, VoiceError
@@ -115,7 +117,6 @@ class OneNightTable:
                 write_record(journal, session.record(ending))
             if io.phones is not None:
                 io.phones.hub.status(" ".join(ending.why))
-                io.phones.hub.public(end=end_screen(" ".join(ending.why), session.end_cards(ending)), night=False)
             return ending
 
         return guarded(game, journal, io)
@@ -162,6 +163,15 @@ class OneNight:
         )
         deal = header.get("deal")
         return OneNightTable(table, list(deal) if deal is not None else None, header.get("seed"))
+
+    def story(self, raw: Mapping[str, object]) -> list[str]:
+        rules = load_game(str(raw["ruleset"]))
+        return story(rules, told_of_record(rules, raw))
+
+    def story_of_journal(self, header: dict, events: list[Event]) -> list[str]:
+        table = self.from_header(header)
+        rules = table.table.script.rules
+        return story(rules, told_of_journal(rules, table.players, table.table.roles, table.deal, events))
 
     def demo(self, seed: int, out: str, model: str | None, music: bool = True) -> bool:
         return run_demo(seed, out, model, music)

@@ -105,17 +105,6 @@ def check_port(port: int) -> None:
         )
 
 
-def end_screen(winners: str, cards: Sequence[tuple[str, str, str]], story: Sequence[str] = ()) -> dict[str, object]:
-    """What every phone shows at the end (`Screen.end`): the winners' sentence, each player's card at the
-    end with the one dealt (`cards`: player, card, first card), and the story's sentences when the table
-    asked for it. Every seat gets the same: nothing here is secret once the game is over."""
-    return {
-        "winners": winners,
-        "cards": [{"player": p, "card": c, "first_card": f} for p, c, f in cards],
-        "story": list(story),
-    }
-
-
 def open_phones(players: Sequence[str], bind: str, port: int, seats: Seats | None = None) -> TablePhones:
     """The server started on the table's network (or the address given) with the seats' screens;
     `seats`: a resumed game's tokens and taken seats. `SetupError` (one French sentence) when it cannot."""

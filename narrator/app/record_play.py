@@ -48,8 +48,9 @@ class RecordVoices:
     `session` is the `ClassicSession` it listens for (its `asking`, `number`, `label`, `events`);
     `speak` says the words aloud and returns what the recognizer heard (None: the words as text)."""
 
-    def __init__(self, record: dict, speak: Speak | None = None) -> None:
+    def __init__(self, record: dict, speak: Speak | None = None, at_the_end: str = "non") -> None:
         self.phases = _phases(record)
+        self.at_the_end = at_the_end  # the answer to « Voulez-vous l'histoire de la partie ? »
         self.session: Any = None
         self.speak = speak
         self.seen: dict[tuple[PhaseId, str], int] = {}
@@ -63,6 +64,8 @@ class RecordVoices:
 
     def _next(self) -> tuple[str, str]:
         session = self.session
+        if session.story_offered:  # the game is over: the first player answers the offer of its story
+            return session.players[0], self.at_the_end
         ask = session.asking
         # who speaks: the player the question is for, else one who may answer it (alive)
         who = ask.who or (ask.ballots[0][0] if ask.ballots else ask.choices[0] if ask.choices else session.players[0])

@@ -34,6 +34,7 @@ COMMANDS = (
     *SETTINGS,
     *("legend", "help", "repeat_night"),
     "free_seat",
+    "story",  # « raconte la partie »: the story of the game, once it is over
 )
 _FIELD_NAMES = ("voter", "target", "player", "role", "count", "seconds", "game", "scenario")
 

@@ -40,7 +40,7 @@ __all__ = ["MAX_NAME_WORDS", "SetupParser", "plural"]
 MAX_NAME_WORDS = 3  # "Marie Anne Sophie"; more is a sentence, not a name
 MOST_SAID = 10  # the most copies of one card said in one answer, for a card the box has no limit of
 # what only a game in progress hears
-_GAME_ONLY = frozenset({"vote", "tally", "reveal", "more_time", "start_vote", "free_seat"})
+_GAME_ONLY = frozenset({"vote", "tally", "reveal", "more_time", "start_vote", "free_seat", "story"})
 # commands that may come before a name in one breath: « non, Chloé »
 _BEFORE_NAME = frozenset({"no", "undo"})
 # a name is letters (NFC: « é » is one), its separators and end punctuation

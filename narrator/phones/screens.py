@@ -7,6 +7,7 @@ records use. The hub (hub.py) holds one screen per seat; the web server (server.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -106,4 +107,15 @@ class Screen:
     # what every phone shares (set for all seats at once: see `Hub.public`)
     night: bool = False  # the night's dark, dim look, the same on every phone
     living: tuple[str, ...] | None = None  # who may vote and be voted against (None: every seat)
-    end: dict[str, object] | None = None  # the end of the game (narrator/app/phones.py's `end_screen`)
+    end: dict[str, object] | None = None  # the end of the game (`end_screen`)
+
+
+def end_screen(winners: str, cards: Sequence[tuple[str, str, str]], story: Sequence[str] = ()) -> dict[str, object]:
+    """What every phone shows at the end (`Screen.end`): the winners' sentence, each player's card at the
+    end with the one dealt (`cards`: player, card, first card), and the story's sentences when the table
+    asked for it. Every seat gets the same: nothing here is secret once the game is over."""
+    return {
+        "winners": winners,
+        "cards": [{"player": p, "card": c, "first_card": f} for p, c, f in cards],
+        "story": list(story),
+    }

@@ -278,6 +278,25 @@ class Outcome(Event):
     camp: str | None = None
 
 
+@event("story_offered")
+@dataclass(frozen=True)
+class StoryOffered(Event):
+    """After the outcome, « Voulez-vous l'histoire de la partie ? » was asked: a game stopped here resumes
+    at the question (journal.py's `finished`)."""
+
+    @property
+    def by_table(self) -> bool:
+        return False
+
+
+@event("story")
+@dataclass(frozen=True)
+class Story(Event):
+    """The table's answer to the offer: the story told (True) or not. The game is over."""
+
+    told: bool
+
+
 # -- one-night -----------------------------------------------------------------------------------
 
 

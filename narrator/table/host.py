@@ -16,6 +16,7 @@ from narrator.listen.ear import Ear
 from narrator.phones.hub import Hub, new_token
 from narrator.script.line import Line, Reminder
 from narrator.script.prompts import Prompts, load_phone_prompts
+from narrator.script.story_words import load_story_words
 from narrator.table import events as ev
 from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation, Strangers
@@ -27,7 +28,7 @@ from narrator.table.settings import Tuner
 from narrator.table.voice import Voice, to_items
 from narrator.voice import Item, Say
 
-CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", "free_seat", *SETTINGS)
+CONTROLS = ("repeat", "repeat_night", "stop", "pause", "undo", "legend", "help", "free_seat", "story", *SETTINGS)
 LISTEN_S = 8.0  # one listening turn; the debate listens in turns until its next event
 
 
@@ -37,6 +38,10 @@ class Stopped(Exception):
 
 class Undo(Exception):
     """The table said « annule »: the game goes on from all its inputs but the last."""
+
+
+class StoryWanted(Exception):
+    """« raconte la partie » said while the story is offered (narrator/table/epilogue.py): a « oui »."""
 
 
 class Understands(Protocol):
@@ -74,6 +79,7 @@ class Host:
     phones: Hub | None = None  # the players' phones, when the game is played with them
     events: list[ev.Event] = field(default_factory=list)
     joined: bool = False  # every seat's phone came (narrator/app/phones.py's `join`): a seat taken now is told
+    story_offered: bool = False  # the game is over and its story offered: « raconte la partie » tells it
     undo_rule: ClassVar[UndoRule] = UndoRule(takes=())  # each family's: what « annule » takes back
 
     def __post_init__(self) -> None:
@@ -225,6 +231,10 @@ class Host:
             self.voice.tell(*self.legend_lines())
         elif command.command == "help":
             self.voice.tell(self.prompts.line(self.help_key))
+        elif command.command == "story":  # told once the game is over: before, it would tell the secrets
+            if self.story_offered:
+                raise StoryWanted()
+            self.voice.tell(Line("story_later", load_story_words().text("story_later")))
         elif command.command == "free_seat" and command.player:
             self.free_seat(command.player)
         elif command.command == "undo":

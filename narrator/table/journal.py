@@ -35,7 +35,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from narrator.resources import NOT_REGULAR, french_reason, open_regular, user_folder
-from narrator.table.events import VERSION, Event, EventError, Outcome, Tick, check, migrate, to_json
+from narrator.table.events import (
+    VERSION,
+    Event,
+    EventError,
+    Outcome,
+    Story,
+    StoryOffered,
+    Tick,
+    check,
+    migrate,
+    to_json,
+)
 
 __all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
 
@@ -434,8 +445,11 @@ def _held(path: Path) -> str:
 
 
 def finished(events: list[Event]) -> bool:
-    """Whether the game ended (an outcome). A « stop » is a pause: a stopped game can be resumed."""
-    return any(isinstance(e, Outcome) for e in events)
+    """Whether the game ended (an outcome, and the offer of its story answered if it was made). A « stop »
+    is a pause: a stopped game can be resumed, at the offer too."""
+    if not any(isinstance(e, Outcome) for e in events):
+        return False
+    return not any(isinstance(e, StoryOffered) for e in events) or any(isinstance(e, Story) for e in events)
 
 
 def last_unfinished(folder: Path | None = None) -> Path | None:

@@ -86,10 +86,6 @@ class PhoneOperator:
         if night is not None:
             self.hub.public(night=night)
 
-    def end(self, payload: dict[str, object]) -> None:
-        """The end on every phone: who won, the cards, the story (narrator/app/phones.py's `end_screen`)."""
-        self.hub.public(end=payload, night=False)
-
     # -- the questions ----------------------------------------------------------------------
 
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
 from narrator.listen.commands import Command
+from narrator.phones.screens import end_screen
 from narrator.rules.classic import Options, Rules, State, play_phase, start
 from narrator.rules.classic.asks import Ask, Kind, Potions, Spy, Value
 from narrator.rules.classic.record import Phase, Record, RecordDecider, check_ballot
@@ -31,12 +32,15 @@ from narrator.rules.phase import PhaseId
 from narrator.rules.reason import Reason
 from narrator.script.classic.narration import CALL, Call, Narration
 from narrator.script.classic.script import say, say_aloud
+from narrator.script.classic.story import story
 from narrator.script.line import Line, Wait
 from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
-from narrator.table.classic.replay import UNDO, debate_left, debated, heard, hold, inputs, journaled
+from narrator.table.classic.replay import UNDO, debate_left, debated, heard, inputs, journaled
+from narrator.table.classic.told import record_of
+from narrator.table.epilogue import offer_story
 from narrator.table.host import Host, Undo
 from narrator.table.readback import Ballots, ballot
 from narrator.table.voice import to_items
@@ -145,8 +149,15 @@ class ClassicSession(Host):
         self._heard(Reason("winners", {"names": won}))
         said = self.aloud(Reason("winners", {"names": won}))
         self.operator.public(said, state.living(), night=False)
-        self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
-        return Ending(state, won, self.record(), f"{why} {said}".strip())
+        if not any(isinstance(e, ev.Outcome) for e in self.events):  # a game resumed at the offer has one
+            self._record(ev.Outcome(won, camp=state.winner.value if state.winner else None))
+        record = self.record()
+        told = self.story()
+        verdict = f"{why} {said}".strip()
+        if self.phones is not None:  # every phone's end screen: who won, every card, the story
+            self.phones.public(end=end_screen(verdict, self.cards(state), told), night=False)
+        offer_story(self, told)
+        return Ending(state, won, record, verdict)
 
     def cards(self, state: State) -> list[tuple[str, str, str]]:
         """Each player's card at the end, and the one dealt (the voleur's, the enfant sauvage's may differ)."""
@@ -155,25 +166,16 @@ class ClassicSession(Host):
         n = len(state.players)
         return list(zip(state.players, named[:n], named[n:]))
 
+    def story(self) -> list[str]:
+        """The story of the game as its journal tells it: the same as `narrator story JOURNAL`."""
+        return story(self.rules, record_of(*self._table(), self.events))
+
+    def _table(self) -> tuple[str, tuple[str, ...], tuple[str, ...], dict[str, Any], tuple[str, ...], tuple[int, ...]]:
+        return self.rules.game, self.players, self.deal, asdict(self.options), self.extra, self.groups
+
     def record(self) -> dict[str, Any]:
         """The game so far as a `ruleset: thiercelieux` record (formats/game-record.md)."""
-        phases: list[dict[str, dict[str, object]]] = [
-            {"night" if i % 2 == 0 else "day": {}} for i in range(self._reached)
-        ]
-        for answer in inputs(self.events)[0]:
-            hold(phases[answer.phase.index][answer.phase.kind], answer)
-        deal: dict[str, object] = dict(zip(self.players, self.deal))
-        if self.extra:
-            deal["extra"] = list(self.extra)
-        if self.groups:
-            deal["groups"] = dict(zip(self.players, self.groups))
-        return {
-            "ruleset": self.rules.game,
-            "players": list(self.players),
-            "deal": deal,
-            "options": asdict(self.options),
-            "phases": phases,
-        }
+        return record_of(*self._table(), self.events, self._reached)
 
     # -- one decision -----------------------------------------------------------------------
 

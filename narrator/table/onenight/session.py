@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 
 from narrator.listen.commands import Command
+from narrator.phones.screens import end_screen
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight import PointingNeeded, Vote, choices, resolve_day
 from narrator.rules.onenight.model import COPY_PREFIX, Options
@@ -26,15 +27,19 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
+from narrator.script.onenight.story import dawn_reveal, story
 from narrator.script.prompts import load_phone_prompts
+from narrator.script.story_words import load_story_words
 from narrator.script.templates import fill
 from narrator.table import events as ev
 from narrator.table.conversation import Named
+from narrator.table.epilogue import offer_story, offered
 from narrator.table.host import Host, Stopped, Undo
 from narrator.table.journal import Heartbeat
 from narrator.table.onenight.announcer import Plan
 from narrator.table.onenight.phones import PhoneNight
 from narrator.table.onenight.progress import UNDO, Progress, off_the_table, progress
+from narrator.table.onenight.told import told_of_journal
 from narrator.table.readback import Poll, ballot, tally
 from narrator.table.replay import undoable
 from narrator.voice import Say
@@ -101,7 +106,9 @@ class Session(Host):
             except Undo:
                 continue
 
-    def _go_on(self, plan: Plan, state: Progress) -> Ending:
+    def _go_on(self, plan: Plan, state: Progress, undone: bool = False) -> Ending:
+        if state.stage == "done":  # resumed at the offer of the story: the verdict was heard
+            return self._end(self._ended(state))
         stage = STAGES.index(state.stage)
         if stage <= STAGES.index("night"):
             if self.on_phones is not None:
@@ -125,7 +132,7 @@ class Session(Host):
             cards = dict(zip(self.players, self.dawn()[0]))
         else:
             cards = state.cards if state.cards_confirmed else self.collect_cards(state.cards)
-        return self.conclude(vote, cards, state.pointing)
+        return self._end(self.conclude(vote, cards, state.pointing))
 
     def night(self, plan: Plan, at: float = 0.0) -> None:
         """The legend, the night and the day's opening, as one stretch of sound; a resumed game
@@ -362,6 +369,47 @@ class Session(Host):
         why = [say(rules, r) for r in reasons]
         self.voice.ask(*[Line(f"why_{i}*", text) for i, text in enumerate(why)])
         return Ending(Vote(vote.counts, pointing), cards, dead, winners, why)
+
+    # -- the end: the cards at dawn, the story ------------------------------------------------
+
+    def _ended(self, state: Progress) -> Ending:
+        """The ending of a game whose outcome is journaled, worked out again without a word said."""
+        rules = self.script.rules
+        vote = state.vote or Vote({}, {})
+        pointing = {**vote.pointing, **state.pointing}
+        cards = dict(zip(self.players, self.dawn()[0])) if self.on_phones is not None else dict(state.cards)
+        dead, winners, reasons = resolve_day(
+            rules,
+            self.options or rules.options,
+            self.players,
+            [cards[p] for p in self.players],
+            Vote(vote.counts, pointing),
+        )
+        return Ending(Vote(vote.counts, pointing), cards, dead, winners, [say(rules, r) for r in reasons])
+
+    def _end(self, ending: Ending) -> Ending:
+        """After the verdict, as a game master ends it: with the phones, every card at dawn turned face up
+        and who changed card (the table has heard the verdict: the cards now tell it why); then the story
+        offered. A game resumed at the offer hears the offer only."""
+        told = self.story()
+        if self.on_phones is not None and self.deal is not None:
+            cards = self.dawn()[0]
+            if not offered(self.events):
+                words = load_story_words()
+                reveal = dawn_reveal(self.script.rules, self.players, self.deal, cards, words)
+                self.voice.tell(
+                    Line("dawn", words.text("dawn")), *[Line(f"dawn_{n}*", t) for n, t in enumerate(reveal)]
+                )
+        if self.phones is not None:  # every phone's end screen: who won, every card, the story
+            self.phones.public(end=end_screen(" ".join(ending.why), self.end_cards(ending), told), night=False)
+        offer_story(self, told)
+        return ending
+
+    def story(self) -> list[str]:
+        """The story of the game as its journal tells it: the same as `narrator story JOURNAL`."""
+        rules = self.script.rules
+        told = told_of_journal(rules, self.players, self.in_play, self.deal, self.events, self.options)
+        return story(rules, told)
 
     # -- what « rappelle les personnages » and « annule » mean here -----------------------------
 

@@ -1,0 +1,118 @@
+"""The words of a game's end (scripts/story.yaml): the cards at dawn, the offer, the story's sentences.
+
+A file of its own, validated like the table's prompts, with the small helpers the story needs to say
+French right: « de » elided before a vowel or an « h » (« d'Ana »), numbers and ordinals in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from narrator.resources import data_dir
+from narrator.script.prompts import Prompts, parse_prompts
+
+STORY_PLACEHOLDERS: dict[str, set[str]] = {
+    "of": {"word"},
+    "of_elided": {"word"},
+    "and": set(),
+    "numbers": set(),
+    "night_ordinals": set(),
+    "day_ordinals": set(),
+    "dawn": set(),
+    "dawn_changed": {"player", "first", "last"},
+    "dawn_kept": {"player", "last"},
+    "dawn_center": {"cards"},
+    "offer": set(),
+    "no_story": set(),
+    "story_later": set(),
+    "story_title": set(),
+    "story_end": set(),
+    "dealt_first": {"player", "of_card"},
+    "dealt_next": {"player", "of_card"},
+    "deal": {"cards"},
+    "deal_classic": {"cards"},
+    "center": {"of_cards"},
+    "extra": {"of_cards"},
+    "in_play": {"cards"},
+    "unseen_night": set(),
+    "dawn_story": {"cards"},
+    "recognized": {"names", "of_card"},
+    "alone": {"player", "of_card"},
+    "peeked": {"player", "place", "card"},
+    "saw_wolves": {"player", "of_card", "of_wolf", "names"},
+    "saw_no_wolf": {"player", "of_card", "of_wolf"},
+    "copied": {"player", "of_card", "of_target", "card"},
+    "looked": {"player", "of_card", "of_target", "card"},
+    "looked_center": {"player", "of_card", "cards"},
+    "swapped_with": {"player", "of_card", "of_target", "of_taken"},
+    "swapped_two": {"player", "of_card", "of_first", "of_second"},
+    "took_center": {"player", "of_card", "place", "of_taken"},
+    "gave_center": {"player", "of_card", "place", "of_taken", "target"},
+    "kept_center": {"player", "of_card", "place", "of_taken"},
+    "revealed": {"player", "of_card", "of_target", "card"},
+    "revealed_hidden": {"player", "of_card", "of_target", "card"},
+    "saw_self": {"player", "of_card", "card"},
+    "did_nothing": {"player", "of_card"},
+    "ballot_first": {"voter", "target"},
+    "ballot_next": {"voter", "target"},
+    "blank_first": {"voter"},
+    "blank_next": {"voter"},
+    "ballots": {"ballots"},
+    "tally_one": {"target", "count"},
+    "tallies": {"tallies"},
+    "blank_votes": {"count"},
+    "night_title": {"ordinal"},
+    "day_title": {"ordinal"},
+}
+_ELIDED = set("aàâäeéèêëiîïoôöuùûüyÿh")  # « d'Ana », « d'Hugo », « d'insomniaque », « d'élève »
+
+
+@dataclass(frozen=True)
+class StoryWords:
+    """Fills the templates of scripts/story.yaml."""
+
+    prompts: Prompts
+
+    @property
+    def texts(self) -> dict[str, object]:
+        return self.prompts.texts
+
+    def text(self, key: str, **params: object) -> str:
+        return self.prompts.text(key, **params)
+
+    def of(self, word: str) -> str:
+        """« de Ben », « d'Ana »."""
+        elided = word[:1].lower() in _ELIDED
+        return self.text("of_elided" if elided else "of", word=word)
+
+    def join(self, parts: Sequence[str]) -> str:
+        return self.prompts.join(list(parts))
+
+    def number(self, n: int) -> str:
+        """A count in words (« deux »), the feminine « une » (« une voix »); digits beyond twenty."""
+        words = str(self.texts["numbers"]).split()
+        return words[n] if 0 <= n < len(words) else str(n)
+
+    def ordinal(self, n: int, kind: str) -> str:
+        """« Première » (nuit), « Premier » (jour), « Deuxième »…, capitalized: a title's first word."""
+        words = str(self.texts[f"{kind}_ordinals"]).split()
+        word = words[n - 1] if 1 <= n <= len(words) else f"{n}e"
+        return word[:1].upper() + word[1:]
+
+    def listed(self, first: str, next_: str, items: Sequence[Mapping[str, object]]) -> str:
+        """One clause per item, the verb said once: « Ana avait la carte de voleur, Ben la carte de loup »."""
+        return self.join([self.text(first if i == 0 else next_, **item) for i, item in enumerate(items)])
+
+
+@cache
+def load_story_words() -> StoryWords:
+    """The shipped words of a game's end, validated."""
+    path = data_dir("scripts") / "story.yaml"
+    return parse_story_words(path.read_text(encoding="utf-8"), f"scripts/{path.name}")
+
+
+def parse_story_words(text: str, file: str) -> StoryWords:
+    """Validate the words of a game's end; raise `YamlError` with every problem at file:line:column."""
+    return StoryWords(parse_prompts(text, file, STORY_PLACEHOLDERS))
