@@ -19,12 +19,6 @@ SEER = Card("voyante", "Voyante", "Chaque nuit, elle découvre la carte d'un jou
 WOLF = Card("loup", "Loup-Garou", "Chaque nuit, les loups dévorent un villageois.", "une griffe")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with Browser() as browser:
-        yield browser
-
-
 @pytest.fixture
 def table() -> Iterator[tuple[Hub, str, PhoneServer]]:
     hub = Hub(PLAYERS)

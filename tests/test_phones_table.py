@@ -44,7 +44,7 @@ from narrator.table.voice import Voice
 
 ROOT = Path(__file__).resolve().parent.parent
 # the real recognizer on a PulseAudio null sink, Korean words said by espeak-ng (tests/test_listen_vosk.py)
-model_dir, model, clips, ear = vosk_rig.model_dir, vosk_rig.model, vosk_rig.clips, vosk_rig.ear
+ear = vosk_rig.ear
 PLAYERS = ["Ana", "Ben", "Cleo"]
 TABLE = ["poudlard", "--players", ",".join(PLAYERS), "--scenario", "premiere_annee"]
 PHONES = ["--phones", "--bind", "127.0.0.1", "--port", "0"]
