@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_session import ClockSpeaker, fake_render
 
@@ -150,7 +150,12 @@ GAMES = {
 }
 
 
+# 40 random games, and two the 150 found when a resumed night said again the wake of a call the table
+# had already heard the end of (the check on what was last heard before the stop, ClassicSession's
+# _wake_again): the default run keeps catching it.
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(seed=2231493, players=7, kill_at={15}, undo_at={6})
+@example(seed=2231493, players=7, kill_at={8, 22, 32, 33}, undo_at={8, 22, 32, 33})
 @given(**GAMES)
 def test_every_wake_has_its_sleep_once_through_undo_and_resume(seed, players, kill_at, undo_at) -> None:
     every_call_heard_once(seed, players, kill_at, undo_at)
