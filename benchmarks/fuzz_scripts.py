@@ -4,7 +4,9 @@ The mutator and the verdict are tests/test_fuzz_scripts.py's (deleted keys, wron
 role ids, duplicate line ids, broken indentation, random bytes, truncation, aliases…; a crash is
 any other exception, an error line that is not `file:line:column: ` then French, or a mutant that
 loads and then breaks the game when its texts are used). The test suite runs 60 mutants per file;
-this runs the full count, on seeds that follow the test's.
+this runs the full count, on seeds that follow the test's. How long a mutant takes is a figure here, not an
+assertion of the tests (a loaded machine made them flaky): « slowest ms » per file, meant to stay well
+under a second, and the time a billion laughs (ten million values once expanded) takes to be refused.
 
 Run: python benchmarks/fuzz_scripts.py [--mutants N] [--first SEED]
 """
@@ -21,7 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_fuzz_scripts import SHIPPED, run  # noqa: E402
+from test_fuzz_scripts import LAUGHS, SHIPPED, run  # noqa: E402
+
+from narrator.script.marks import YamlError, load_marked  # noqa: E402
 
 
 def main() -> int:
@@ -46,9 +50,16 @@ def main() -> int:
         crashes += [(seed, mutations, verdict) for seed, mutations, verdict in found["crash"]]
     mutants = args.mutants * len(SHIPPED)
     print(f"{'all':24} {mutants:>8,} {total['valid']:>7,} {total['error']:>7,} {total['crash']:>7,}")
+    start = time.perf_counter()
+    try:
+        load_marked(LAUGHS, "laughs.yaml")
+        refused = False
+    except YamlError:
+        refused = True
+    print(f"billion laughs: {'refused' if refused else 'LOADED'} in {(time.perf_counter() - start) * 1000:.0f} ms")
     for seed, mutations, verdict in crashes:
         print(f"CRASH {seed} ({'+'.join(mutations)}): {verdict.detail}")
-    return 1 if crashes else 0
+    return 1 if crashes or not refused else 0
 
 
 if __name__ == "__main__":

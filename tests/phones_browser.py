@@ -35,7 +35,8 @@ WAIT_MS = 5000  # the longest a phone waits for the server's next screen
 
 
 class Browser:
-    """One chromium for many phones; start it once per test module (it takes a second)."""
+    """One chromium for many phones; it takes a second to start (the tests share one: conftest.py's
+    `browser` fixture)."""
 
     def __init__(self) -> None:
         self._playwright: Playwright = sync_playwright().start()
@@ -54,9 +55,13 @@ class Browser:
         self.phones.append(phone)
         return phone
 
-    def close(self) -> None:
+    def close_phones(self) -> None:
         for phone in self.phones:
             phone.close()
+        self.phones.clear()
+
+    def close(self) -> None:
+        self.close_phones()
         self._chromium.close()
         self._playwright.stop()
 

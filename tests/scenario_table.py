@@ -7,7 +7,7 @@ import random
 import re
 from pathlib import Path
 
-import yaml
+import table_yaml
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"
@@ -23,7 +23,7 @@ def normalize(text: str) -> str:
 
 
 def load_cases(name: str) -> list[dict]:
-    return yaml.safe_load((SCENARIOS / name).read_text(encoding="utf-8"))
+    return table_yaml.load((SCENARIOS / name).read_text(encoding="utf-8"))
 
 
 def split(case: dict) -> tuple[dict, dict]:

@@ -5,15 +5,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
+from cli_rig import narrator_here
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "records.yaml"
 
 
 def narrator(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """The real command, in a new process: one such run for each command (and stdin); the other cases run
+    in-process (tests/cli_rig.py)."""
     return subprocess.run(
         [sys.executable, "-m", "narrator", *args], input=stdin, capture_output=True, text=True, timeout=60
     )
@@ -42,7 +46,7 @@ def test_resolve_prints_the_documented_example() -> None:
     ]
 
 
-def test_one_record_gives_one_object_and_json_input_works(tmp_path: Path) -> None:
+def test_one_record_gives_one_object_and_json_input_works(tmp_path: Path, capsys) -> None:
     record = {
         "id": 7, "ruleset": "poudlard", "players": ["Ana", "Ben", "Cleo"],
         "deal": {"Ana": "mangemort", "Ben": "harry", "Cleo": "eleve", "center": ["luna", "eleve", "ron"]},
@@ -50,7 +54,7 @@ def test_one_record_gives_one_object_and_json_input_works(tmp_path: Path) -> Non
     }  # fmt: skip
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    run = narrator("resolve", str(path))
+    run = narrator_here(capsys, "resolve", str(path))
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["id"] == 7 and out["dead"] == ["Ana"] and set(out["winners"]) == {"Ben", "Cleo"}
@@ -77,10 +81,12 @@ BAD = [
 
 
 @pytest.mark.parametrize("text,message", BAD, ids=[f"bad{i}" for i in range(len(BAD))])
-def test_bad_records_give_one_line_exit_2_and_nothing_on_stdout(tmp_path: Path, text: str, message: str) -> None:
+def test_bad_records_give_one_line_exit_2_and_nothing_on_stdout(
+    tmp_path: Path, text: str, message: str, capsys
+) -> None:
     path = tmp_path / "game.yaml"
     path.write_text(text, encoding="utf-8")
-    run = narrator("resolve", str(path))
+    run = narrator_here(capsys, "resolve", str(path))
     assert run.returncode == 2
     assert run.stdout == ""
     lines = run.stderr.splitlines()
@@ -88,16 +94,18 @@ def test_bad_records_give_one_line_exit_2_and_nothing_on_stdout(tmp_path: Path, 
     assert message in lines[0]
 
 
-def test_missing_file_and_stdin() -> None:
-    run = narrator("resolve", "/nonexistent/game.yaml")
+def test_missing_file_and_stdin(capsys) -> None:
+    run = narrator_here(capsys, "resolve", "/nonexistent/game.yaml")
     assert run.returncode == 2 and "fichier introuvable" in run.stderr and run.stdout == ""
     run = narrator("resolve", "-", stdin=EXAMPLES.read_text(encoding="utf-8"))
     assert run.returncode == 0 and len(json.loads(run.stdout)) == 2
 
 
-def test_check_accepts_the_shipped_scripts() -> None:
+def test_check_accepts_the_shipped_scripts(capsys) -> None:
     for game in ("onuw", "poudlard", "thiercelieux"):
-        run = narrator("check", str(ROOT / "scripts" / f"{game}.yaml"))
+        run = (narrator if game == "onuw" else partial(narrator_here, capsys))(
+            "check", str(ROOT / "scripts" / f"{game}.yaml")
+        )
         assert run.returncode == 0, run.stderr
         assert "correct" in run.stdout
 
@@ -135,17 +143,17 @@ def test_every_argument_of_every_command_is_described() -> None:
                 assert action.metavar, f"{parser.prog} {action.dest}: its value has a French name"
 
 
-def test_help_is_entirely_in_french() -> None:
+def test_help_is_entirely_in_french(capsys) -> None:
     commands = [p.prog.split()[1:] for p in _every_parser()]
     assert len(commands) > 8
     for command in commands:
-        run = narrator(*command, "--help")
+        run = (narrator if command == ["play"] else partial(narrator_here, capsys))(*command, "--help")
         assert run.returncode == 0, run.stderr
         assert run.stdout.startswith("utilisation : narrator"), command
         assert "afficher cette aide et quitter" in run.stdout
         for word in ENGLISH:
             assert word not in run.stdout, (command, word)
-    assert "roles" in narrator("--help").stdout
+    assert "roles" in narrator_here(capsys, "--help").stdout
 
 
 @pytest.mark.parametrize(
@@ -158,8 +166,8 @@ def test_help_is_entirely_in_french() -> None:
         (["play", "poudlard", "--roles", "x", "--scenario", "y"], "argument --scenario : incompatible avec l'argument"),
     ],
 )
-def test_command_line_mistakes_are_said_in_french(args: list[str], message: str) -> None:
-    run = narrator(*args)
+def test_command_line_mistakes_are_said_in_french(args: list[str], message: str, capsys) -> None:
+    run = narrator_here(capsys, *args)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("utilisation : narrator")
     assert message in run.stderr, run.stderr
@@ -167,15 +175,15 @@ def test_command_line_mistakes_are_said_in_french(args: list[str], message: str)
         assert word not in run.stderr, word
 
 
-def test_roles_lists_the_characters_of_each_game() -> None:
+def test_roles_lists_the_characters_of_each_game(capsys) -> None:
     run = narrator("roles", "thiercelieux")
     assert run.returncode == 0, run.stderr
     assert "  sorciere : sorcière\n" in run.stdout
     assert "  loup : loup-garou (jusqu'à 4 cartes)\n" in run.stdout
     assert "  montreur_ours : montreur d'ours\n" in run.stdout
-    poudlard = narrator("roles", "poudlard").stdout
+    poudlard = narrator_here(capsys, "roles", "poudlard").stdout
     assert "  eleve : élève de Poudlard (jusqu'à 3 cartes)\n" in poudlard and "  harry : Harry Potter\n" in poudlard
-    assert "  doppelganger : Doppelgänger\n" in narrator("roles", "onuw").stdout
+    assert "  doppelganger : Doppelgänger\n" in narrator_here(capsys, "roles", "onuw").stdout
 
 
 def test_cards_are_accepted_with_their_accents_and_their_names() -> None:
@@ -191,7 +199,7 @@ def test_cards_are_accepted_with_their_accents_and_their_names() -> None:
     assert role_ids("onuw", ["dragon", "Doppelgänger"]) == ["dragon", "doppelganger"]  # unknown: said as typed
 
 
-def test_render_takes_accented_card_names(tmp_path: Path) -> None:
+def test_render_takes_accented_card_names(tmp_path: Path, capsys) -> None:
     out = tmp_path / "nuit.wav"
     cards = "Mangemort,Élève,élève,Hermione,sirius,Minerva McGonagall"
     run = narrator(
@@ -200,7 +208,8 @@ def test_render_takes_accented_card_names(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     said = [row.split("\t")[0] for row in run.stdout.splitlines()]
     assert "hermione_wake" in said and "minerva_wake" in said and "mangemorts_wake" in said
-    bad = narrator(
+    bad = narrator_here(
+        capsys,
         "render",
         "poudlard",
         "--players",
@@ -213,7 +222,7 @@ def test_render_takes_accented_card_names(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "dragon" in bad.stderr
 
 
-def test_render_takes_the_voleurs_undealt_cards(tmp_path: Path) -> None:
+def test_render_takes_the_voleurs_undealt_cards(tmp_path: Path, capsys) -> None:
     # a classic table with the voleur is rendered only with its two undealt cards, as it is played
     out = tmp_path / "nuit.wav"
     table = ["render", "thiercelieux", "--players", "Ana,Ben,Cleo,Dan,Eva,Fay", "--out", str(out)]
@@ -221,13 +230,13 @@ def test_render_takes_the_voleurs_undealt_cards(tmp_path: Path) -> None:
     run = narrator(*table, "--extra", "loup,villageois")
     assert run.returncode == 0, run.stderr
     assert "voleur_wake" in [row.split("\t")[0] for row in run.stdout.splitlines()]
-    without = narrator(*table)
+    without = narrator_here(capsys, *table)
     assert without.returncode == 2 and "--extra" in without.stderr
 
 
 @pytest.mark.parametrize("name", ["table.yaml", "demo.yaml", "listen.fr.yaml", "onuw.yaml", "thiercelieux.yaml"])
-def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
-    run = narrator("check", str(ROOT / "scripts" / name))
+def test_check_validates_each_shipped_file_for_what_it_is(name: str, capsys) -> None:
+    run = narrator_here(capsys, "check", str(ROOT / "scripts" / name))
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(f"{ROOT / 'scripts' / name} : correct (") and run.stderr == ""
 
@@ -248,12 +257,12 @@ def test_check_validates_each_shipped_file_for_what_it_is(name: str) -> None:
         ("listen.fr.yaml", ("\nfillers:", "\nfilers:"), ": filers: clé inconnue"),
     ],
 )
-def test_check_reports_a_broken_file_with_its_own_schema(tmp_path: Path, name, change, expected) -> None:
+def test_check_reports_a_broken_file_with_its_own_schema(tmp_path: Path, name, change, expected, capsys) -> None:
     text = (ROOT / "scripts" / name).read_text(encoding="utf-8")
     assert change[0] in text
     broken = tmp_path / name
     broken.write_text(text.replace(change[0], change[1], 1), encoding="utf-8")
-    run = narrator("check", str(broken))
+    run = narrator_here(capsys, "check", str(broken))
     assert run.returncode == 2
     assert expected in run.stderr, run.stderr
     assert len(run.stderr.splitlines()) <= 2, run.stderr  # not a flood of another file's schema

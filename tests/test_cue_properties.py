@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, assume, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from test_session import ClockSpeaker, fake_render
 
@@ -139,14 +140,35 @@ def every_wake_sleeps_once(runs: list[list[str]]) -> None:
     assert open_call is None
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 2**32),
-    players=st.integers(6, len(NAMES)),
-    kill_at=st.sets(st.integers(1, 120), max_size=4),
-    undo_at=st.sets(st.integers(1, 40), max_size=4),
-)
+# A random game: its deal and choices (seed, players), the journal points it is killed at, the operator's
+# prompts he answers « annule » at.
+GAMES = {
+    "seed": st.integers(0, 2**32),
+    "players": st.integers(6, len(NAMES)),
+    "kill_at": st.sets(st.integers(1, 120), max_size=4),
+    "undo_at": st.sets(st.integers(1, 40), max_size=4),
+}
+
+
+# 40 random games, and two the 150 found when a resumed night said again the wake of a call the table
+# had already heard the end of (the check on what was last heard before the stop, ClassicSession's
+# _wake_again): the default run keeps catching it.
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(seed=2231493, players=7, kill_at={15}, undo_at={6})
+@example(seed=2231493, players=7, kill_at={8, 22, 32, 33}, undo_at={8, 22, 32, 33})
+@given(**GAMES)
 def test_every_wake_has_its_sleep_once_through_undo_and_resume(seed, players, kill_at, undo_at) -> None:
+    every_call_heard_once(seed, players, kill_at, undo_at)
+
+
+@pytest.mark.full  # the count the property was written with
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_every_wake_has_its_sleep_once_through_undo_and_resume_full(seed, players, kill_at, undo_at) -> None:
+    every_call_heard_once(seed, players, kill_at, undo_at)
+
+
+def every_call_heard_once(seed: int, players: int, kill_at: set[int], undo_at: set[int]) -> None:
     record = random_record(RULES, random.Random(seed), players, seed, names=NAMES[:players], max_phases=30)
     expected = resolve_record(record)
     assume(expected["camp"] is not None)

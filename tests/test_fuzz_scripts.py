@@ -452,7 +452,7 @@ def test_mutants_load_or_fail_with_a_french_line_each(file: str) -> None:
     crashes = [f"{seed} {'+'.join(m)}: {v.detail}" for seed, m, v in found["crash"]]
     assert crashes == []
     assert len(found["error"]) >= MUTANTS_PER_FILE // 2  # the mutator does break files
-    assert max(v.seconds for kind in found.values() for _, _, v in kind) < 2.0
+    # how long a mutant takes is benchmarks/fuzz_scripts.py's figure (« slowest ms »), not a timed assert
 
 
 def test_the_mutator_is_deterministic() -> None:
@@ -508,14 +508,15 @@ def test_an_alias_inside_itself_was_a_recursion_error() -> None:
     assert yaml_problems("a: &m {<<: *m}\n") == ["f.yaml:1:4: a: cet alias se contient lui-même"]
 
 
+_LAUGHS = ["&l0 [" + ", ".join(["x"] * 10) + "]"]
+_LAUGHS += [f"&l{n} [" + ", ".join([f"*l{n - 1}"] * 10) + "]" for n in range(1, 7)]
+LAUGHS = f"a: [{', '.join(_LAUGHS)}]\n"  # ten aliases of ten aliases… seven levels deep
+
+
 def test_a_billion_laughs_took_half_a_minute() -> None:
-    laughs = ["&l0 [" + ", ".join(["x"] * 10) + "]"]
-    laughs += [f"&l{n} [" + ", ".join([f"*l{n - 1}"] * 10) + "]" for n in range(1, 7)]
-    start = time.perf_counter()
-    assert yaml_problems(f"a: [{', '.join(laughs)}]\n") == [
-        "f.yaml:1:31: a.4.7.8.8.8.7: plus de 100000 valeurs une fois les alias développés"
-    ]
-    assert time.perf_counter() - start < 2.0
+    # ten million values once expanded: refused at the 100,000th, counted, never built (the time it
+    # takes is benchmarks/fuzz_scripts.py's « billion laughs » figure)
+    assert yaml_problems(LAUGHS) == ["f.yaml:1:31: a.4.7.8.8.8.7: plus de 100000 valeurs une fois les alias développés"]
 
 
 def test_a_merge_of_no_mapping_was_a_constructor_error() -> None:

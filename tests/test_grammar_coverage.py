@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-import yaml
+import table_yaml
 
 from narrator.listen.french import Listener, Parser, words
 from narrator.listen.grammar import FREE_PHASES, phrases
@@ -22,7 +22,7 @@ UTTERANCES = Path(__file__).parent / "utterances"
 def _understood() -> list:
     out = []
     for path in sorted(UTTERANCES.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))):
+        for i, case in enumerate(table_yaml.load(path.read_text(encoding="utf-8"))):
             if case["expect"] and not case.get("typed") and case["phase"] not in FREE_PHASES:
                 out.append(pytest.param(case, id=f"{path.stem}:{i + 1}:{case['phase']}:{case['text'][:40]}"))
     return out

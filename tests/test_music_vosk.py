@@ -15,7 +15,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
-from test_listen_vosk import WORDS, model, model_dir  # noqa: F401 (the rig's fixtures)
+from vosk_rig import WORDS
 
 from narrator.listen.simple_ears import read_pcm
 from narrator.listen.vosk_ear import VoskEar
@@ -53,7 +53,7 @@ def music_clip(folder: Path, level_lu: float, rate: int, seconds: float) -> Path
     return write(folder / f"music{level_lu:g}.wav", pcm * 10 ** (level_lu / 20) * 32767, rate)
 
 
-def test_every_word_is_heard_with_the_music_at_its_default_level(audio_server, model, tmp_path: Path) -> None:  # noqa: F811
+def test_every_word_is_heard_with_the_music_at_its_default_level(audio_server, model, tmp_path: Path) -> None:
     clips = {word: word_clip(tmp_path, word) for word in WORDS}
     rate = next(iter(clips.values()))[2]
     music = subprocess.Popen(["paplay", str(music_clip(tmp_path, LEVEL_LU, rate, 120.0))], env=os.environ.copy())

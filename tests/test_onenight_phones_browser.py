@@ -6,20 +6,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 
-import pytest
 from phones_browser import Browser
 from test_onenight_phones import POUDLARD, chooser, day, game, narration, secrets_of
 
 from narrator.app.family import resolve_record
 from narrator.phones.server import PhoneServer
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with Browser() as browser:
-        yield browser
 
 
 def test_a_whole_poudlard_game_on_browser_phones_ends_as_narrator_resolve_says(browser: Browser) -> None:

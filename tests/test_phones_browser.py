@@ -4,7 +4,6 @@ axe-core finds nothing to fix on the pages."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -18,12 +17,6 @@ PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
 NAMES = tuple(Choice(p, p) for p in PLAYERS)
 SEER = Card("hermione", "Hermione Granger", "La nuit, elle regarde la carte d'un joueur.", "Rond", "Équipe de Poudlard")
 WOLF = Card("loup", "Loup-Garou", "Chaque nuit, les loups dévorent un villageois.", "une griffe")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with Browser() as browser:
-        yield browser
 
 
 @pytest.fixture
@@ -237,14 +230,29 @@ def test_a_phone_reconnects_by_itself_when_the_server_comes_back(browser: Browse
 
 def test_at_the_games_end_the_page_says_so_and_stops_reconnecting(browser: Browser, table) -> None:
     hub, url, server = table
-    ana = browser.phone(url)
+    ana = browser.phone(url, clock=True)
+    ana.page.add_init_script(COUNT_ATTEMPTS)
     ana.join("Ana")
     ana.wait_text("#connection", "Connecté au narrateur.")
     server.stop(over=True)
     ana.wait_text("#connection", "La partie est finie.")
     server.start()  # a server on the same port again: the page, its game over, does not come back
-    time.sleep(3)  # longer than the page's first waits before reconnecting
+    ana.page.clock.run_for(60_000)  # the page's minute, every wait before a reconnection included
+    assert ana.page.evaluate("window.attempts") == {"sockets": 1, "asked": 0}  # the first connection only
     assert hub.connected() == [] and ana.page.locator("#connection").inner_text() == "La partie est finie."
+
+
+# Counts the page's attempts to reach the narrator (a reconnection asks /api/screen, then opens a socket)
+# as they are made: the page's own timers run on its fake clock, so nothing has to be waited for.
+COUNT_ATTEMPTS = """
+window.attempts = { sockets: 0, asked: 0 };
+const PageSocket = window.WebSocket;
+window.WebSocket = class extends PageSocket {
+    constructor(...args) { super(...args); window.attempts.sockets += 1; }
+};
+const pageFetch = window.fetch;
+window.fetch = (...args) => { window.attempts.asked += 1; return pageFetch(...args); };
+"""
 
 
 def test_valider_with_nothing_ticked_sends_nothing_and_says_why(browser, table) -> None:

@@ -12,9 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 import yaml
-from phones_browser import Browser, BrowserPhone
+from phones_browser import BrowserPhone
 from test_classic_phones import CLI_CARDS as CARDS
 from test_classic_phones import CLI_SEED as SEED
 from test_classic_phones import PLAYERS, village_wins_at_dawn
@@ -75,12 +74,6 @@ def play_night(
         time.sleep(0.05)
     assert themes == {"night"}, themes
     return answered
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with Browser() as chromium:
-        yield chromium
 
 
 def test_a_classic_game_of_eight_plays_from_deal_to_verdict_on_eight_browser_phones(tmp_path: Path, browser) -> None:

@@ -91,7 +91,7 @@ def test_a_seat_cannot_act_for_another(table: Table) -> None:
     [
         "",
         "x",
-        secrets.token_urlsafe(24),  # guessed
+        pytest.param(secrets.token_urlsafe(24), id="guessed"),  # named: each xdist worker draws its own
         "A" * 5000,
         "é\u202e\x00",
         '"quoted"',

@@ -44,7 +44,7 @@ from narrator.table.voice import Voice
 
 ROOT = Path(__file__).resolve().parent.parent
 # the real recognizer on a PulseAudio null sink, Korean words said by espeak-ng (tests/test_listen_vosk.py)
-model_dir, model, clips, ear = vosk_rig.model_dir, vosk_rig.model, vosk_rig.clips, vosk_rig.ear
+ear = vosk_rig.ear
 PLAYERS = ["Ana", "Ben", "Cleo"]
 TABLE = ["poudlard", "--players", ",".join(PLAYERS), "--scenario", "premiere_annee"]
 PHONES = ["--phones", "--bind", "127.0.0.1", "--port", "0"]
@@ -247,11 +247,34 @@ def test_a_phone_game_journals_its_phones_and_a_resumed_one_serves_them_again(tm
     assert [e["seat"] for e in second.events() if e["type"] == "seat_taken"] == [*PLAYERS, "Ben"]
 
 
-def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
+class ArrivingSpeaker(ClockSpeaker):
+    """Runs `then` once a line starting with `cue` has been played: the phones arrive right after the
+    reminder, whatever the machine's speed (no timer racing the joining's real-time reminders)."""
+
+    def __init__(self, clock: FakeClock, cue: str, then: Callable[[], None]) -> None:
+        super().__init__(clock)
+        self.cue, self.then = cue, then
+
+    def play(self, rendered) -> None:
+        super().play(rendered)
+        if self.then and any(s.text.startswith(self.cue) for s in rendered.segments):
+            then, self.then = self.then, None
+            then()
+
+
+def test_the_joining_says_the_address_again_while_phones_are_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the joining looks at the phones every SLICE_S of real time: short here, with a short reminder
+    monkeypatch.setattr("narrator.app.phones.SLICE_S", 0.02)
     phones = open_phones(PLAYERS, "127.0.0.1", 0)
     try:
+
+        def arrive() -> None:  # as the server does when a phone claims its seat and connects
+            for seat in PLAYERS:
+                phones.hub.claim(seat)
+                phones.hub.connect(seat, True)
+
         clock = FakeClock()
-        speaker = ClockSpeaker(clock)
+        speaker = ArrivingSpeaker(clock, "Il manque", arrive)
         host = Host(
             prompts=load_prompts(),
             voice=Voice(fake_render, speaker),
@@ -261,14 +284,7 @@ def test_the_joining_says_the_address_again_while_phones_are_missing() -> None:
             phrases=lambda phase: [],
             phones=phones.hub,
         )
-
-        def arrive() -> None:  # as the server does when a phone claims its seat and connects
-            for seat in PLAYERS:
-                phones.hub.claim(seat)
-                phones.hub.connect(seat, True)
-
-        threading.Timer(2.5, arrive).start()
-        join(host, phones, remind_s=1.0)
+        join(host, phones, remind_s=0.1)
     finally:
         phones.close()
     heard = [text for _, _, text in speaker.heard]

@@ -8,7 +8,8 @@ from __future__ import annotations
 import threading
 import time
 
-from test_listen_vosk import WORDS, clips, ear, model, model_dir, read_pcm, say  # noqa: F401  (fixtures)
+from test_listen_vosk import ear, read_pcm, say  # noqa: F401  (the ear fixture)
+from vosk_rig import WORDS
 
 from narrator.listen.commands import Command
 from narrator.script.line import Line
