@@ -166,8 +166,7 @@ CARDS = sorted(
     {r.name.lower() for g in ("onuw", "poudlard") for r in load_shipped(g).rules.roles.values()}
     | {r.name.lower() for r in classic.load_classic().roles.values()}
     | {"villageois", "loup-garou", "simple villageois"},
-    key=len,
-    reverse=True,
+    key=lambda name: (-len(name), name),  # longest first (a regex alternation), then a fixed order
 )
 NAMES = "|".join(re.escape(n) for t in TABLES for n in t)
 # the words French elides, before a word starting with a vowel or a mute h (a name's « Hugo »)
@@ -205,6 +204,7 @@ def test_every_line_is_filled_and_there_are_many() -> None:
         ("pas de « 1 » devant un pluriel", ONE_PLURAL),
         ("pas de geste que le narrateur ne peut pas faire (RULINGS 24)", GESTURE),
     ],
+    ids=lambda value: value if isinstance(value, str) else "",  # the rule, never the pattern's text
 )
 def test_no_line_breaks_the_rule(rule: str, pattern: re.Pattern[str]) -> None:
     wrong = sorted({(where, text) for where, text in SAID if pattern.search(text)})

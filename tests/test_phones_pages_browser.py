@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from phones_browser import Browser, BrowserPhone
 
-from narrator.app.phones import end_screen
+from narrator.phones.screens import end_screen
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
 from narrator.phones.server import PhoneServer
