@@ -50,5 +50,5 @@ def _found(value: object) -> str:
         return repr(value)
     if isinstance(value, str):
         return repr(value) if len(value) <= 30 else f"{value[:20]!r}… ({len(value)} caractères)"
-    kinds = {list: "une liste", dict: "un mapping", tuple: "une liste"}
+    kinds: dict[type, str] = {list: "une liste", dict: "un mapping", tuple: "une liste"}
     return kinds.get(type(value), type(value).__name__)
