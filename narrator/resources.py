@@ -57,6 +57,39 @@ def open_regular(path: str | Path) -> BinaryIO:
         raise
 
 
+def open_to_write(path: str | Path, keep: bool = False) -> BinaryIO:
+    """A file opened to write: emptied (created if absent), or with `keep` opened to read and write as it
+    is. A named pipe is refused (`OSError`, French) rather than waited on for a reader; a device that
+    never blocks (/dev/null, /dev/full) is written like a file."""
+    flags = os.O_NONBLOCK | (os.O_RDWR if keep else os.O_WRONLY | os.O_CREAT)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a named pipe nobody reads, opened without waiting
+            raise OSError(errno.EINVAL, NOT_REGULAR, str(path)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            raise OSError(errno.EINVAL, NOT_REGULAR, str(path))
+        if stat.S_ISREG(mode) and not keep:
+            os.ftruncate(fd, 0)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "r+b" if keep else "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def is_pipe(path: str | Path) -> bool:
+    """Whether `path` is a named pipe or a socket (what a reader or a writer would wait on)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def read_bounded(path: str | Path, limit: int = MAX_TEXT_BYTES) -> bytes:
     """A small regular file's bytes; an `OSError` (French) past `limit` rather than memory without end,
     and for anything but a regular file (open_regular)."""

@@ -19,6 +19,7 @@ import pytest
 from journal_rig import run_cli
 
 from narrator.app import startup
+from narrator.resources import open_to_write
 from narrator.table.bounds import refusal
 from narrator.table.journal import JournalError, read_journal
 from narrator.table.settings import Settings, load_settings
@@ -79,6 +80,52 @@ def test_a_named_pipe_as_settings_is_not_waited_on(tmp_path) -> None:
     assert "ce n'est pas un fichier ordinaire" in notice.getvalue()
 
 
+@pytest.mark.parametrize(
+    "data, why",
+    [
+        (b"rate: " + b"9" * 4000 + b"\n", "trouvé : un nombre de plus de 1 000 chiffres"),  # past a float's range
+        (b"rate: -" + b"9" * 400 + b"\n", "trouvé : un nombre de 400 chiffres"),
+        (b"rate: &a [&b [1, 2]]\n", "trouvé : une liste"),
+    ],
+    ids=["4000-digits", "400-digits-negative", "list"],
+)
+def test_a_setting_of_a_huge_integer_or_a_list_is_ignored_with_its_range(tmp_path, data, why) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_bytes(data)
+    notice = io.StringIO()
+    assert load_settings(path, notice) == Settings()
+    said = notice.getvalue()
+    assert said.startswith(f"{path} : réglage ignoré : rate : attendu : un entier de 80 à 450 ; {why}")
+    assert said.count("\n") == 1 and len(said) < 200 + len(str(path))
+
+
+def test_settings_nested_deeper_than_python_give_the_defaults_with_one_french_line(tmp_path) -> None:
+    path = tmp_path / "settings.yaml"
+    path.write_text("rate: " + "[" * 20_000 + "]" * 20_000 + "\n", encoding="utf-8")
+    notice = io.StringIO()
+    assert load_settings(path, notice) == Settings()
+    assert notice.getvalue() == (
+        f"{path} : réglages ignorés (imbrication trop profonde) ; les réglages par défaut s'appliquent\n"
+    )
+
+
+def test_a_yaml_alias_bomb_in_settings_is_ignored_without_walking_it(tmp_path) -> None:
+    """19 levels of 9 aliases: 9^19 items if anything walked the value (its repr did)."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, 20)]
+    path = tmp_path / "settings.yaml"
+    path.write_text("\n".join([*lines, "rate: *a19", "volume: 0.5"]) + "\n", encoding="utf-8")
+    notice = io.StringIO()
+    got: list[Settings] = []
+    reader = threading.Thread(target=lambda: got.append(load_settings(path, notice)), daemon=True)
+    reader.start()
+    reader.join(60)  # a bound for a hang, not a measure: it returns at once
+    assert got == [Settings(volume=0.5)]
+    assert (
+        notice.getvalue() == f"{path} : réglage ignoré : rate : attendu : un entier de 80 à 450 ; trouvé : une liste\n"
+    )
+
+
 # -- a named pipe for resolve and check ------------------------------------------------------------
 
 
@@ -107,6 +154,39 @@ def test_resume_and_a_recorded_line_refuse_a_named_pipe(state) -> None:
         read_wav(fifo)
 
 
+@pytest.mark.parametrize(
+    "option",
+    [["--wav", "{fifo}"], ["--journal", "{fifo}"], ["--ear", "script:{fifo}"]],
+    ids=["wav", "journal", "ear"],
+)
+def test_play_refuses_a_named_pipe_for_any_file_it_opens(state, option) -> None:
+    fifo = state / "tube"
+    os.mkfifo(fifo)
+    args = ["play", "poudlard", "--players", "Ana,Ben,Cleo,Dan,Eva", "--scenario", "premiere_annee", "--no-wait",
+            "--ear", "script:/dev/null", "--minutes", "1", *(a.format(fifo=fifo) for a in option)]  # fmt: skip
+    environment = {**os.environ, "HOME": str(state), "NARRATOR_STATE_DIR": str(state / "games")}
+    done = subprocess.run(
+        [sys.executable, "-m", "narrator", *args], capture_output=True, text=True, timeout=120, env=environment
+    )  # the timeout bounds a hang, it measures nothing
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"narrator: {fifo} : ")
+
+
+def test_a_render_and_a_narration_file_refuse_a_named_pipe(tmp_path) -> None:
+    fifo = tmp_path / "nuit.wav"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "narrator", "render", "poudlard", "--players", "Ana,Ben,Cleo", "--scenario",
+         "premiere_annee", "--out", str(fifo)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 2 and "ce n'est pas un fichier ordinaire" in done.stderr
+    with pytest.raises(OSError, match="ce n'est pas un fichier ordinaire"):
+        open_to_write(fifo)
+    with pytest.raises(OSError, match="ce n'est pas un fichier ordinaire"):
+        open_to_write(fifo, keep=True)
+
+
 # -- the journal's header ---------------------------------------------------------------------------
 
 
@@ -131,6 +211,46 @@ def test_a_header_out_of_the_minutes_play_allows_is_refused_at_line_1(state, min
         and run.out == f"narrator: {path}:1: en-tête refusé : « minutes » : {refusal('minutes', minutes)}\n"
     )
     assert path.read_bytes() == before
+
+
+def test_a_header_of_minutes_past_a_floats_range_is_refused_at_line_1(state) -> None:
+    path = with_header(state, minutes=int("9" * 4000))
+    with pytest.raises(JournalError) as refused:
+        read_journal(path)
+    assert str(refused.value) == (
+        f"{path}:1: en-tête refusé : « minutes » : attendu : un entier de 1 à 60 ; "
+        "trouvé : un nombre de plus de 1 000 chiffres"
+    )
+
+
+def test_a_header_number_longer_than_python_reads_is_said_in_french(state) -> None:
+    path = with_header(state, minutes=1)
+    text = path.read_text(encoding="utf-8").replace('"minutes": 1', '"minutes": ' + "9" * 5000, 1)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(JournalError) as refused:
+        read_journal(path)
+    assert str(refused.value) == f"{path}:1: en-tête illisible : un nombre de 5000 chiffres : trop long"
+
+
+@pytest.mark.parametrize("name", ["Ana\u202e", "A\u200bna", "Ana\x07", "An\u2028a", "\u2066Ana"])
+def test_a_name_with_a_control_or_format_character_is_refused_by_play_and_resume(state, name) -> None:
+    path = with_header(state, players=[name, "Ben", "Cleo", "Dan"])
+    with pytest.raises(JournalError) as refused:
+        read_journal(path)
+    hidden = next(c for c in name if c not in "Ana")
+    why = f"un nom sans caractère de contrôle ni de mise en forme invisible (U+{ord(hidden):04X})"
+    assert str(refused.value).startswith(f"{path}:1: en-tête refusé : « players » : attendu : {why} ; trouvé : ")
+    run = run_cli(["render", "poudlard", "--players", f"{name},Ben,Cleo", "--scenario", "premiere_annee",
+                   "--out", "/dev/null"])  # fmt: skip
+    assert run.code == 2 and why in run.out and run.out.count("\n") == 1
+
+
+def test_huge_minutes_on_the_command_line_are_the_range_refusal() -> None:
+    run = run_cli(["render", "poudlard", "--players", "Ana,Ben,Cleo", "--scenario", "premiere_annee",
+                   "--minutes", "9" * 4000, "--out", "/dev/null"])  # fmt: skip
+    assert run.code == 2 and run.out == (
+        "narrator: --minutes : attendu : un entier de 1 à 60 ; trouvé : un nombre de plus de 1 000 chiffres\n"
+    )
 
 
 def test_the_minutes_play_refuses_are_the_ones_a_header_refuses() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import socket
 import struct
@@ -264,7 +265,9 @@ def test_idle_and_half_sent_requests_are_closed(hub: Hub, monkeypatch: pytest.Mo
         server.stop()
 
 
-def test_connections_are_capped_per_client_address_and_in_all(hub: Hub) -> None:
+def test_connections_are_capped_per_client_address_and_in_all(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    for timeout in ("HEADERS_S", "KEEPALIVE_S"):  # the held connections stay for the whole test
+        monkeypatch.setattr(connection, timeout, 600.0)
     server = serving(hub)
     held: list[socket.socket] = []
     try:
@@ -282,7 +285,8 @@ def test_connections_are_capped_per_client_address_and_in_all(hub: Hub) -> None:
         honest = Phone(server.port)
         reply = honest.call("GET", "/api/seats")
         assert reply.status == 200 and reply.json()["free"] == list(PLAYERS)
-        # in all: many clients, each under its own cap, stop at the server's
+        # in all: many clients, each under its own cap, fill the server's; a newcomer from an address
+        # holding as many as any other is refused there, in French
         sources = [f"127.0.1.{n}" for n in range(1, 200)]
         for source in sources:
             if len(held) >= connection.TOTAL:
@@ -292,9 +296,18 @@ def test_connections_are_capped_per_client_address_and_in_all(hub: Hub) -> None:
                 if len(held) >= connection.TOTAL:
                     break
         assert wait_for(lambda: len(server.gate) == connection.TOTAL)
-        late = raw(server.port, "127.0.2.1")
+        late = raw(server.port, "127.0.1.1")
         assert answer_of(late)[0] == 503
         late.close()
+        assert server.gate.evicted == 0
+        # a newcomer from an address holding fewer takes the place of the oldest waiting connection of the
+        # address holding the most: the total stays the server's
+        newcomer = raw(server.port, "127.0.2.1")
+        assert wait_for(lambda: server.gate.evicted == 1)
+        assert closed_without_answer(held[0])  # 127.0.0.2 holds the most (its cap): its first, never sent a byte
+        assert len(server.gate) == connection.TOTAL and server.gate.open["127.0.2.1"] == 1
+        assert server.gate.open["127.0.0.2"] == connection.PER_CLIENT - 1
+        held.append(newcomer)
         for sock in held:
             sock.close()
         held.clear()
@@ -304,6 +317,77 @@ def test_connections_are_capped_per_client_address_and_in_all(hub: Hub) -> None:
         for sock in held:
             sock.close()
         server.stop()
+
+
+def test_many_addresses_holding_half_sent_requests_leave_honest_phones_a_way_in(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attack of one player with a dozen addresses (IP aliases), each at its own cap of half-sent
+    requests: more than the server's total. Honest phones are still served, an open seat's socket is not cut."""
+    for timeout in ("HEADERS_S", "KEEPALIVE_S"):  # the half-sent requests stay for the whole test
+        monkeypatch.setattr(connection, timeout, 600.0)
+    server = serving(hub)
+    held: list[socket.socket] = []
+    try:
+        ana = Phone(server.port)
+        assert ana.claim("Ana").status == 200 and ana.token is not None
+        seat = upgrade(server.port, ana.token)
+        addresses = [f"127.0.1.{n}" for n in range(1, 13)]
+        assert len(addresses) * connection.PER_CLIENT > connection.TOTAL
+        for source in addresses:
+            for _ in range(connection.PER_CLIENT):
+                sock = raw(server.port, source)
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:")  # never ended
+                held.append(sock)
+        assert wait_for(lambda: len(server.gate) == connection.TOTAL)
+        for _ in range(5):  # honest newcomers, each in: each takes a half-sent request's place
+            reply = Phone(server.port).call("GET", "/api/seats")
+            assert reply.status == 200 and reply.json()["free"] == ["Ben", "Cleo"]
+        # the attack's surplus past the total was refused, or took the places of its own first connections
+        surplus = len(addresses) * connection.PER_CLIENT + 2 - connection.TOTAL  # and Ana's claim and socket
+        assert server.gate.evicted >= 1 and server.gate.evicted + server.gate.refused >= surplus
+        # Ana's socket, being served, was never the one to go: it still answers her ballot
+        seat.sendall(frame('{"type": "ballot", "target": "Ben"}'))
+        data = b""
+        while b'"reply"' not in data:
+            chunk = seat.recv(65536)
+            assert chunk, "the seat's socket was closed"
+            data += chunk
+        seat.close()
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br"])
+def test_a_body_that_cannot_be_read_is_a_french_400_and_nothing_on_the_table(
+    server: PhoneServer, caplog: pytest.LogCaptureFixture, encoding: str
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="narrator")
+    for _ in range(3):
+        reply = Phone(server.port).call("POST", "/api/claim", raw=b"abc", headers={"Content-Encoding": encoding})
+        assert reply.status in (400, 415) and reply.headers["Content-Type"].startswith("application/json")
+        said = {"corps de la requête illisible", connection.STATUS_MESSAGES[400], connection.STATUS_MESSAGES[415]}
+        assert reply.json()["error"] in said  # the server's own, or aiohttp's parser's (connection.py)
+    assert [r for r in caplog.records if r.levelno >= logging.INFO] == []
+    assert Phone(server.port).claim("Ana").status == 200  # and the server serves on
+
+
+def test_a_bug_of_ours_is_one_short_line_once_and_a_french_500(
+    server: PhoneServer, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(data: object) -> object:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(server_module, "_loads", broken)
+    caplog.set_level(logging.INFO, logger="narrator")
+    for _ in range(3):
+        reply = Phone(server.port).call("POST", "/api/claim", {"seat": "Ana"})
+        assert reply.status == 500 and reply.json() == {"error": "erreur du narrateur : réessayez"}
+    said = [r for r in caplog.records if r.levelno >= logging.INFO]
+    assert len(said) == 1 and said[0].exc_info is None
+    assert said[0].getMessage() == "phones: erreur du narrateur (ZeroDivisionError) sur POST /api/claim"
 
 
 # -- malformed HTTP, before any of the server's code runs ----------------------------------------

@@ -24,7 +24,7 @@ from narrator.listen.ear import Ear, ListenError
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
 from narrator.listen.vosk_ear import VoskEar, open_ear
 from narrator.phones.hub import Hub
-from narrator.resources import data_dir, french_reason
+from narrator.resources import NOT_REGULAR, data_dir, french_reason, is_pipe
 from narrator.script.prompts import Prompts, load_prompts
 from narrator.table.clock import Clock, FakeClock, RealClock
 from narrator.table.events import Event, Setting
@@ -164,11 +164,14 @@ def _readable(path: str, what: str) -> None:
 
 
 def check_writable(path: str) -> None:
-    """A file the program will write: not a folder, in a folder that exists."""
+    """A file the program will write: not a folder nor a named pipe (never read, it would be waited on), in
+    a folder that exists."""
     target = Path(path)
     reason = None
     if target.is_dir():
         reason = OSError(errno.EISDIR, os.strerror(errno.EISDIR))
+    elif is_pipe(target):
+        reason = OSError(errno.EINVAL, NOT_REGULAR)
     elif not target.parent.is_dir():
         reason = OSError(errno.ENOENT if not target.parent.exists() else errno.ENOTDIR, "")
     if reason is not None:

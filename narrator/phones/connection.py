@@ -6,6 +6,12 @@ connection must have begun a request within HEADERS_S and is closed after KEEPAL
 client address (and the server in all) holds a bounded number of them. A table of 20 phones, each
 browser opening up to six connections and a WebSocket, stays far under both caps.
 
+A player with many addresses (IP aliases, IPv6) could fill the server's cap alone: a newcomer then takes
+the place of a connection that is doing nothing (its request not yet sent whole, its body still coming,
+or idle between two requests) held by the address that holds the most, if that is more than the
+newcomer's address would. An honest phone, holding a few, always finds its way in; a connection being
+served (a WebSocket, a request being answered) is never cut; the flooder only takes its own places.
+
 aiohttp answers a request its parser cannot read (a bad method, a header too long, no Host) before
 any middleware runs, with an English text/plain body that echoes the request's bytes. It has no
 documented option for that answer (its server options are timeouts and sizes), but its
@@ -16,9 +22,11 @@ error with the status and nothing of the request, made by a `Runner` whose serve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
@@ -66,31 +74,65 @@ def error_body(message: str) -> bytes:
     return json.dumps({"error": message}, ensure_ascii=False).encode()
 
 
+class Held(Protocol):
+    """A connection as the gate sees it."""
+
+    @property
+    def waiting(self) -> bool:
+        """Doing nothing the server must finish: no whole request yet, a body still coming, or idle."""
+        ...
+
+    def evict(self) -> None:
+        """Closed to make room for another client's connection."""
+        ...
+
+
 class Gate:
     """The open connections per client address, and in all (read and changed in the server's loop only)."""
 
     def __init__(self, per_client: int = PER_CLIENT, total: int = TOTAL) -> None:
         self.per_client = per_client
         self.total = total
-        self.open: dict[str, int] = {}
+        self.held: dict[str, list[Held]] = {}  # oldest first
         self.refused = 0  # connections closed at once for being over a cap (the tests read it)
+        self.evicted = 0  # waiting connections closed to make room for another address's
 
-    def enter(self, client: str) -> bool:
-        if sum(self.open.values()) >= self.total or self.open.get(client, 0) >= self.per_client:
+    @property
+    def open(self) -> dict[str, int]:
+        return {client: len(held) for client, held in self.held.items()}
+
+    def enter(self, client: str, connection: Held) -> bool:
+        mine = len(self.held.get(client, ()))
+        if mine >= self.per_client or (len(self) >= self.total and not self._make_room(mine + 1)):
             self.refused += 1
             return False
-        self.open[client] = self.open.get(client, 0) + 1
+        self.held.setdefault(client, []).append(connection)
         return True
 
-    def leave(self, client: str) -> None:
-        left = self.open.get(client, 0) - 1
-        if left > 0:
-            self.open[client] = left
-        else:
-            self.open.pop(client, None)
+    def _make_room(self, newcomer: int) -> bool:
+        """Evict the oldest waiting connection of the address holding the most, if it holds more than
+        `newcomer` (what the newcomer's address would hold)."""
+        for client in sorted(self.held, key=lambda c: len(self.held[c]), reverse=True):
+            held = self.held[client]
+            if len(held) <= newcomer:
+                return False
+            victim = next((c for c in held if c.waiting), None)
+            if victim is not None:
+                self.leave(client, victim)
+                self.evicted += 1
+                victim.evict()
+                return True
+        return False
+
+    def leave(self, client: str, connection: Held) -> None:
+        held = self.held.get(client, [])
+        if connection in held:
+            held.remove(connection)
+        if not held:
+            self.held.pop(client, None)
 
     def __len__(self) -> int:
-        return sum(self.open.values())
+        return sum(len(held) for held in self.held.values())
 
 
 _FULL = (
@@ -107,12 +149,23 @@ class Handler(RequestHandler):
         self.gate = gate
         self.client: str | None = None  # counted at the gate under this address
         self.begun = False  # a whole request's head came
+        self.serving = False  # a request (or a WebSocket) is being served
+        self.reading = False  # its body is being read
         self.head_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return not self.begun or not self.serving or self.reading
+
+    def evict(self) -> None:
+        self.client = None  # already out of the gate
+        if self.transport is not None:
+            self.transport.close()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if not self.gate.enter(client):
+        if not self.gate.enter(client, self):
             assert isinstance(transport, asyncio.Transport)
             body = error_body(STATUS_MESSAGES[503])
             transport.write(_FULL % (len(body), body))
@@ -127,13 +180,18 @@ class Handler(RequestHandler):
             self.transport.close()
 
     def connection_lost(self, exc: BaseException | None) -> None:
-        if self.client is None:  # refused at the gate: aiohttp never knew of it
+        if self.head_timer is None:  # refused at the gate: aiohttp never knew of it
             return
-        self.gate.leave(self.client)
-        self.client = None
-        if self.head_timer is not None:
-            self.head_timer.cancel()
+        if self.client is not None:  # not evicted: still counted
+            self.gate.leave(self.client, self)
+            self.client = None
+        self.head_timer.cancel()
         super().connection_lost(exc)
+
+    def log_exception(self, *args: Any, **kw: Any) -> None:
+        """aiohttp's own log of a connection's failure (a body it could not read while draining it, after
+        the French answer): what a client sent, kept at debug level, never a traceback on the terminal."""
+        log.debug(*args, **kw)
 
     def handle_error(
         self, request: Any, status: int = 500, exc: BaseException | None = None, message: str | None = None
@@ -158,6 +216,32 @@ def begun(request: web.Request) -> None:
     """A request's head came whole: its connection is no longer timed for it."""
     if isinstance(request.protocol, Handler):
         request.protocol.begun = True
+
+
+@contextlib.contextmanager
+def serving(request: web.Request) -> Iterator[None]:
+    """While a request is served its connection is not evicted (its body's reading aside: `reading`)."""
+    handler = request.protocol if isinstance(request.protocol, Handler) else None
+    if handler is not None:
+        handler.serving = True
+    try:
+        yield
+    finally:
+        if handler is not None:
+            handler.serving = False
+
+
+@contextlib.contextmanager
+def reading(request: web.Request) -> Iterator[None]:
+    """While a request's body comes its connection may be evicted: a body a byte at a time holds nothing."""
+    handler = request.protocol if isinstance(request.protocol, Handler) else None
+    if handler is not None:
+        handler.reading = True
+    try:
+        yield
+    finally:
+        if handler is not None:
+            handler.reading = False
 
 
 class _Server(web.Server):

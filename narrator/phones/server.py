@@ -45,7 +45,16 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from yarl import URL
 
 from narrator.phones import PhoneError
-from narrator.phones.connection import SECURITY_HEADERS, STATUS_MESSAGES, Gate, Runner, begun, error_body
+from narrator.phones.connection import (
+    SECURITY_HEADERS,
+    STATUS_MESSAGES,
+    Gate,
+    Runner,
+    begun,
+    error_body,
+    reading,
+    serving,
+)
 from narrator.phones.hub import Hub
 from narrator.phones.limits import Buckets, Rate
 from narrator.phones.screen_json import screen_json
@@ -135,6 +144,7 @@ class PhoneServer:
         self.names = {*NAMES, *(n.lower() for n in names)}  # host names a phone may use (mDNS, the LAN's)
         self._buckets = Buckets(rate or Rate())
         self.gate = Gate()  # the open connections, per client address and in all
+        self._bugs_said: set[tuple[str, str]] = set()  # the errors of ours already logged, by kind and path
         self.dropped = 0  # phones cut for not reading what they were sent
         self.most_queued = 0  # the most replies that ever waited for one phone (never more than QUEUED)
         self._pages = {p.name: p for p in PAGES.iterdir() if p.suffix in CONTENT_TYPES}
@@ -267,12 +277,13 @@ class PhoneServer:
                 raise _Refused(403)
             if (request.content_length or 0) > MAX_BODY:
                 raise _Refused(413)
-            if socket:
-                return await handler(request)
-            try:  # a body sent a byte at a time holds nothing for long
-                return await asyncio.wait_for(handler(request), REQUEST_S)
-            except asyncio.TimeoutError:
-                raise _Refused(408) from None
+            with serving(request):
+                if socket:
+                    return await handler(request)
+                try:  # a body sent a byte at a time holds nothing for long
+                    return await asyncio.wait_for(handler(request), REQUEST_S)
+                except asyncio.TimeoutError:
+                    raise _Refused(408) from None
         except _Refused as refused:
             response = _error(refused.status, refused.message)
             if refused.status in (408, 429):  # a client over its rate (or too slow) opens a new connection to
@@ -280,8 +291,13 @@ class PhoneServer:
             return response
         except web.HTTPException as http:
             return _error(http.status, STATUS_MESSAGES.get(http.status, "requête refusée"))
-        except Exception:  # a bug of ours: the phone gets a sentence, the log the details
-            log.exception("phones: %s %s", request.method, request.path)
+        except Exception as exc:  # a bug of ours: the phone gets a sentence, the log one short line at most
+            # (once per kind and path: a phone repeating the request that finds it must not flood the
+            # table's terminal), the details at debug level
+            log.debug("phones: %s %s", request.method, request.path, exc_info=exc)
+            if (key := (type(exc).__name__, request.path[:80])) not in self._bugs_said and len(self._bugs_said) < 64:
+                self._bugs_said.add(key)
+                log.error("phones: erreur du narrateur (%s) sur %s %s", key[0], request.method, key[1])
             return _error(500, "erreur du narrateur : réessayez")
 
     def _check_host(self, request: web.Request) -> None:
@@ -499,7 +515,12 @@ async def _json_object(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise _Refused(415)
     try:
-        body = _loads(await request.read())
+        with reading(request):
+            data = await request.read()
+    except web.RequestPayloadError:  # a body aiohttp could not read: cut, badly chunked, not the gzip it said
+        raise _Refused(400, "corps de la requête illisible") from None
+    try:
+        body = _loads(data)
     except ValueError:
         raise _Refused(400, "JSON incompris") from None
     if not isinstance(body, dict):

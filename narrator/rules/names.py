@@ -4,6 +4,8 @@ can say) and a record's `id` (a plain string or number, printed back as it is in
 Two names are one when they differ only by case, accents or spacing (« Cléo », « cleo », « Cle o »,
 and « Cléo » written with a combining accent): the table could not tell them apart. A name must
 hold a letter: one made only of spaces, digits or invisible characters (zero-width) cannot be said.
+A name holds no control or format character either (a right-to-left override U+202E, a zero-width
+space, a line separator): shown on a screen or in a terminal, it would hide or reorder what is around it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,14 @@ def _text_problem(name: str) -> str | None:
         return "un nom en texte Unicode valide (pas d'octets non UTF-8)"
     if not any(unicodedata.category(c).startswith("L") for c in name):
         return "un nom qui contient au moins une lettre"
+    hidden = next((c for c in name if unicodedata.category(c) in _HIDDEN), None)
+    if hidden is not None:
+        return f"un nom sans caractère de contrôle ni de mise en forme invisible (U+{ord(hidden):04X})"
     return None
+
+
+# control, format (bidirectional overrides, zero-width), line and paragraph separators
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def parse_players(players: object, reserved: Collection[str], order: str, reserved_said: str = "") -> tuple[str, ...]:

@@ -24,8 +24,9 @@ def refusal(name: str, value: object) -> str | None:
     low, high = BOUNDS[name]
     whole = name in INTEGERS
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        fits = not (whole and isinstance(value, float) and not value.is_integer())
-        if fits and math.isfinite(value) and low <= value <= high:
+        # an int is compared as it is: math.isfinite() of one past a float's range raises OverflowError
+        fits = isinstance(value, int) or (math.isfinite(value) and not (whole and not value.is_integer()))
+        if fits and low <= value <= high:
             return None
     kind = "un entier" if whole else "un nombre"
     return f"attendu : {kind} de {_said(low)} à {_said(high)} ; trouvé : {_found(value)}"
@@ -36,5 +37,18 @@ def _said(bound: float) -> str:
 
 
 def _found(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:20]}… ({len(text)} caractères)"
+    """What was found, in a few characters: never the repr of a whole value, which may be a YAML alias
+    bomb's billions of items or an int of thousands of digits (too long for Python to print)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if value.bit_length() < 4000 else None
+        if digits is not None and digits <= 30:
+            return str(value)
+        return "un nombre de " + (f"{digits} chiffres" if digits is not None else "plus de 1 000 chiffres")
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 30 else f"{value[:20]!r}… ({len(value)} caractères)"
+    kinds: dict[type, str] = {list: "une liste", dict: "un mapping", tuple: "une liste"}
+    return kinds.get(type(value), type(value).__name__)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard, TypeVar, Union
 
 from narrator.listen.commands import Command
+from narrator.rules.names import name_problem
 from narrator.rules.phase import KINDS, PhaseId
 from narrator.script.games import CLASSIC, family_of
 from narrator.table.bounds import refusal
@@ -128,6 +129,9 @@ class Game(Event):
             return f"version {self.version} ; attendu : {VERSION}"
         if not self.players or len(set(self.players)) != len(self.players):
             return "« players » : attendu : des noms, chacun une fois"
+        for name in self.players:  # the one rule for names (rules/names.py): what `play` refuses, resume too
+            if problem := name_problem(name):
+                return f"« players » : attendu : {problem} ; trouvé : {name[:40]!r}"
         if self.phones is not None and set(self.phones.tokens) != set(self.players):
             return "« phones » : attendu : un jeton par joueur"
         if self.minutes is not None and (problem := refusal("minutes", self.minutes)):

@@ -279,6 +279,14 @@ def _no_duplicate(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+def _int(digits: str) -> int:
+    """A JSON integer; past Python's limit on an integer's digits, a French ValueError (its own is English)."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise ValueError(f"un nombre de {len(digits.lstrip('-'))} chiffres : trop long") from None
+
+
 def _json(raw: bytes) -> object:
     """One line's JSON value; ValueError (French) if it is not one."""
     try:
@@ -286,7 +294,7 @@ def _json(raw: bytes) -> object:
     except UnicodeDecodeError:
         raise ValueError("octets qui ne sont pas de l'UTF-8") from None
     try:
-        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate, parse_int=_int)
     except RecursionError:
         raise ValueError("imbrication trop profonde") from None
     except json.JSONDecodeError as exc:

@@ -142,8 +142,9 @@ def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Set
         data = yaml.safe_load(read_bounded(path).decode("utf-8")) or {}
     except FileNotFoundError:
         return Settings()
-    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError) as exc:
-        # unreadable, not UTF-8, not YAML, or a number too long for Python (ValueError): the defaults
+    except (OSError, yaml.YAMLError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # unreadable, not UTF-8, not YAML, a number too long for Python (ValueError) or nested deeper than
+        # Python's stack (RecursionError): the defaults
         if (path, "") not in _WARNED:
             _WARNED.add((path, ""))
             print(f"{path} : réglages ignorés ({_unreadable(exc)}) ; les réglages par défaut s'appliquent", file=out)
@@ -167,7 +168,7 @@ def load_settings(path: Path | None = None, notice: TextIO | None = None) -> Set
     return Settings(**known)
 
 
-def _unreadable(exc: Exception) -> str:
+def _unreadable(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return french_reason(exc)
     if isinstance(exc, UnicodeDecodeError):
@@ -175,6 +176,8 @@ def _unreadable(exc: Exception) -> str:
     if isinstance(exc, yaml.YAMLError):
         mark = getattr(exc, "problem_mark", None)
         return f"YAML incorrect ligne {mark.line + 1}" if mark is not None else "YAML incorrect"
+    if isinstance(exc, RecursionError):
+        return "imbrication trop profonde"
     return "un nombre trop long"
 
 

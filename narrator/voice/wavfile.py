@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from narrator.resources import french_reason, open_regular
+from narrator.resources import french_reason, open_regular, open_to_write
 
 from .bed import Bed
 from .errors import VoiceError
@@ -40,7 +40,7 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
 def write_wav(path: str | Path, pcm: np.ndarray, rate: int) -> None:
     """Write int16 mono samples as a WAV file."""
     # the file opened first: a Wave_write built on a path it cannot open fails again in its __del__
-    with open(path, "wb") as file, wave.open(file, "wb") as wav:
+    with open_to_write(path) as file, wave.open(file, "wb") as wav:  # a named pipe is refused, not awaited
         wav.setnchannels(1)
         wav.setsampwidth(2)
         wav.setframerate(rate)
@@ -65,7 +65,7 @@ class WavSpeaker:
         if append and self.path.exists() and self.path.stat().st_size > 0:
             self._file, self._size_at, self._data_at, self._frames = _continued(self.path, rate)
         else:
-            self._file = open(self.path, "wb")  # noqa: SIM115 (closed by close())
+            self._file = open_to_write(self.path)  # closed by close(); a named pipe is refused, not awaited
             self._file.write(_header(rate))
             self._size_at, self._data_at, self._frames = 4, _HEADER_SIZE, 0
             self._file.flush()
@@ -118,7 +118,7 @@ def _continued(path: Path, rate: int) -> tuple[BinaryIO, int, int, int]:
     Only a file this program could have written is continued: 16-bit mono PCM at `rate`, its audio
     last. Anything else is refused (OSError with a French reason) rather than overwritten.
     """
-    file = open(path, "r+b")  # noqa: SIM115 (the speaker closes it)
+    file = open_to_write(path, keep=True)  # the speaker closes it
     try:
         riff = file.read(12)
         if riff[:4] != b"RIFF" or riff[8:12] != b"WAVE":
