@@ -14,7 +14,7 @@ from phones_browser import Browser, BrowserPhone
 from test_onenight_phones import ONUW, POUDLARD, chooser, day, game, narration
 
 from narrator.app.family import resolve_record
-from narrator.app.phones import end_screen
+from narrator.phones.screens import end_screen
 from narrator.phones.server import PhoneServer
 
 
