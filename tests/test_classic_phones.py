@@ -745,3 +745,15 @@ def test_every_phone_shows_where_the_game_is_and_its_verdict_nothing_secret() ->
             "Jour 2 : le matin",
         ], seat
         assert verdict in table.said() and all(name in verdict for name in ending.winners)
+
+
+def test_the_end_on_every_phone_has_the_verdict_every_card_and_the_story_told_aloud() -> None:
+    table = phone_table(RECORD)
+    table.session.phones = table.hub  # as narrator/app/classic.py gives it
+    ending = play(table)
+    end = table.hub.screen("Ana").end
+    assert end is not None and all(table.hub.screen(seat).end == end for seat in PLAYERS)  # the same on every phone
+    assert end["winners"] == ending.verdict
+    assert [row["player"] for row in end["cards"]] == PLAYERS  # type: ignore[union-attr]
+    story = table.session.story()
+    assert story and end["story"] == story  # the story's sentences, the same as the spoken one
