@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 from phones_browser import Browser, BrowserPhone
 
-from narrator.phones.screens import end_screen
 from narrator.phones.hub import Hub
-from narrator.phones.screens import Card, Choice, Form, Question
+from narrator.phones.screens import Card, Choice, Form, Question, end_screen
 from narrator.phones.server import PhoneServer
 from narrator.script.onenight.script import load_shipped
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-
 _NUMBERS = {2: "deux", 3: "trois", 4: "quatre", 5: "cinq"}  # how many to tick, said in words on the phone
 
 
