@@ -31,7 +31,7 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
     session, _, hub, _ = game(record, day(record))
     server = PhoneServer(hub)
     server.start()
-    shown: dict[str, list[tuple[str, str, int, str]]] = {seat: [] for seat in record["players"]}  # per page
+    shown: dict[str, list[tuple[str, str, int, str, str, bool]]] = {seat: [] for seat in record["players"]}
     try:
         phones: dict[str, BrowserPhone] = {}
         for seat in record["players"]:
@@ -56,7 +56,9 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
                 page = phone.page.evaluate(
                     """() => [document.body.className, document.getElementById('question-text').textContent,
                     document.querySelectorAll('#choices input').length,
-                    document.querySelector('#choices input')?.type || 'none']"""
+                    document.querySelector('#choices input')?.type || 'none',
+                    document.querySelector('[aria-labelledby=secrets-title]').outerHTML,
+                    document.body.innerText.includes('Nouveau')]"""
                 )
                 shown[seat].append(tuple(page))
                 phone.answer(choose(seat, screen.question))
@@ -89,6 +91,8 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
         if len({a[1] for a in at.values()}) > 1:
             differ.append({seat: a[1] for seat, a in at.items()})
         assert len({a[3] for a in at.values()}) == 1, at  # the same kind of list
+        # what was learned: the same closed section on every page, nothing flagged new (try-pages 1)
+        assert len({a[4] for a in at.values()}) == 1 and not any(a[5] for a in at.values()), at
     # the same words on every page at every step but one, known: the Doppelgänger's second step is his
     # copied card's question (here the voyante's), which the decoys cannot show without telling every phone
     # what he copied (narrator/table/onenight/phones.py, `second_step`)
