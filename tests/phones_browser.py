@@ -147,13 +147,13 @@ class BrowserPhone:
 
     def answer(self, value: object) -> None:
         """Answers the question shown with `value` as the hub will receive it (a choice's value, a list of
-        them, True/False, or None for « Personne / rien » or « Continuer »)."""
+        them, True/False, or None for « Je passe » or « C'est fait »)."""
         buttons = self.page.locator("#actions button")
         buttons.first.wait_for()
         if isinstance(value, bool):
             self.press("Oui" if value else "Non")
         elif value is None:
-            self.press("Continuer" if "Continuer" in buttons.all_inner_texts() else "Personne / rien")
+            self.press("C'est fait" if "C'est fait" in buttons.all_inner_texts() else "Je passe")
         else:
             for one in [value] if isinstance(value, str) else list(value):  # type: ignore[call-overload]
                 self.page.locator(f"#choices input[value={json.dumps(one, ensure_ascii=False)}]").check()
@@ -175,6 +175,25 @@ class BrowserPhone:
             self.page.get_by_role("button", name="Voir ce que j'ai appris").click()
         return self.page.locator("#secrets li").all_inner_texts()
 
+    def wait_secrets(self, count: int) -> None:
+        """Waits until the page has received `count` secrets (nothing on the page says so: see seat.js)."""
+        self.page.wait_for_function("(count) => screen !== null && screen.secrets.length === count", arg=count)
+
+    def live_spots(self, selector: str) -> int:
+        """How many live regions `selector`'s words are said by (itself and the regions around it): once,
+        a screen reader says them once."""
+        return int(
+            self.page.locator(selector).evaluate(
+                """(element) => { let spots = 0;
+                for (let node = element; node && node.nodeType === 1; node = node.parentElement) {
+                    const live = node.getAttribute('aria-live');
+                    const role = node.getAttribute('role');
+                    if ((live && live !== 'off') || ['alert', 'status', 'log'].includes(role)) spots += 1;
+                }
+                return spots; }"""
+            )
+        )
+
     def secrets_in_page(self) -> str:
         """What of the secrets is in the page now, shown or not (empty when hidden)."""
         return str(self.page.locator("#secrets").evaluate("element => element.textContent")).strip()
@@ -191,13 +210,14 @@ class BrowserPhone:
         return self.page.locator("#ballot-reply").inner_text()
 
     def shape(self, selector: str) -> str:
-        """The elements under `selector` with their attributes, no text: what a page looks like."""
+        """The elements under `selector` with their attributes, no text (a choice's `aria-label` is its
+        text): what a page looks like."""
         return str(
             self.page.locator(selector).evaluate(
                 """root => {
                     const walk = (node) => node.nodeType !== 1 ? '' :
                         '<' + node.tagName + [...node.attributes].filter(a => a.name !== 'value' && a.name !== 'for'
-                            && a.name !== 'id').map(a => ' ' + a.name + '=' + a.value).join('')
+                            && a.name !== 'id' && a.name !== 'aria-label').map(a => ' ' + a.name + '=' + a.value).join('')
                         + '>' + [...node.childNodes].map(walk).join('') + '</' + node.tagName + '>';
                     return walk(root);
                 }"""

@@ -331,12 +331,13 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
                 assert question.text == yes_no
             elif question.decoy:  # the call's own words, without what only the called may read
                 assert looks.text.startswith(question.text), (number, question.text, looks.text)
-    # the voyante's list is the rules' own: nothing on it is refused; the pack's shows the other wolf,
-    # whom a touch is refused, next to the question
-    assert rounds[2]["Cleo"].allowed is None and "Cleo" not in [c.value for c in rounds[2]["Cleo"].choices]
-    ana = rounds[4]["Ana"]
-    assert "Ben" in [c.value for c in ana.choices] and ana.allowed is not None and "Ben" not in ana.allowed
-    assert ana.check("Ben") == ana.refusal != "" and ana.check("Dan") is None
+    # the voyante's list is the rules' own; the pack's shows the other wolf; no phone refuses a touch by
+    # itself (a refusal on one phone would tell it is live): every name a phone shows, it sends
+    assert "Cleo" not in [c.value for c in rounds[2]["Cleo"].choices]
+    assert "Ben" in [c.value for c in rounds[4]["Ana"].choices]
+    assert all(q.allowed is None for qs in rounds.values() for q in qs.values())
+    assert all(q.check(c.value) is None for qs in rounds.values() for q in qs.values() if q.form is Form.ONE
+               for c in q.choices)  # fmt: skip
     real_by_round = [frozenset(s for s, q in qs.items() if not q.decoy) for _, qs in sorted(rounds.items())]
     # night 1: Cupidon, the voyante, the petite fille with the pack (spied / caught), the pack, the
     # sorcière's two potions (life, then death); night 2: the spying, the pack, the potions
@@ -380,6 +381,34 @@ def test_the_wolves_propose_until_they_agree() -> None:
     # the proposals are the pack's: no other phone ever shows them
     for seat in set(PLAYERS) - {"Ana", "Ben"}:
         assert "propose" not in table.phones.everything(seat)
+
+
+def test_a_wolf_touching_the_other_wolf_is_asked_again_on_every_phone_alike() -> None:
+    """A name the rules refuse is never refused on the acting phone alone: the round ends as any other, then
+    every phone, decoys and the dead included, shows the same refusal words before the same question."""
+    base = record_phone(RECORD, lambda: table.session)
+    touched: dict[str, int] = {}
+
+    def answer(seat: str, question: Question, nth: int) -> object:
+        if not question.decoy and table.session.asking.key == "loup" and table.session.number == 1:
+            if touched.setdefault(seat, nth) == nth:
+                return {"Ana": "Ben", "Ben": "Hugo"}[seat]  # Ana touches Ben, a wolf too
+        return base(seat, question, nth)
+
+    table = phone_table(RECORD, answer)
+    ending = play(table)
+    assert ending.record["phases"][0]["night"]["loup"] == "Hugo"
+    refused = load_narration().phones["refused"]
+    rounds = [qs for _, qs in sorted(table.phones.rounds.items())]
+    pack = [n for n, qs in enumerate(rounds) if {s for s, q in qs.items() if not q.decoy} == {"Ana", "Ben"}]
+    first, again = rounds[pack[0]], rounds[pack[1]]
+    assert pack[1] == pack[0] + 1  # asked again at once, in the next round
+    assert not any(q.text.startswith(refused) for q in first.values())
+    assert set(again) == set(PLAYERS) and all(q.text.startswith(refused) for q in again.values())
+    decoys = {q.text for q in again.values() if q.decoy}
+    assert len(decoys) == 1 and all(q.text.startswith(next(iter(decoys))) for q in again.values())
+    assert table.phones.refused == []  # no phone was refused anything
+    assert not any("Refusé" in text for seat in PLAYERS for text in table.phones.secrets(seat))
 
 
 def test_a_missing_answer_is_asked_again_aloud_naming_nobody() -> None:
@@ -716,3 +745,15 @@ def test_every_phone_shows_where_the_game_is_and_its_verdict_nothing_secret() ->
             "Jour 2 : le matin",
         ], seat
         assert verdict in table.said() and all(name in verdict for name in ending.winners)
+
+
+def test_the_end_on_every_phone_has_the_verdict_every_card_and_the_story_told_aloud() -> None:
+    table = phone_table(RECORD)
+    table.session.phones = table.hub  # as narrator/app/classic.py gives it
+    ending = play(table)
+    end = table.hub.screen("Ana").end
+    assert end is not None and all(table.hub.screen(seat).end == end for seat in PLAYERS)  # the same on every phone
+    assert end["winners"] == ending.verdict
+    assert [row["player"] for row in end["cards"]] == PLAYERS  # type: ignore[union-attr]
+    story = table.session.story()
+    assert story and end["story"] == story  # the story's sentences, the same as the spoken one

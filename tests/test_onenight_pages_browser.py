@@ -31,7 +31,7 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
     session, _, hub, _ = game(record, day(record))
     server = PhoneServer(hub)
     server.start()
-    shown: dict[str, list[tuple[str, str, int, str]]] = {seat: [] for seat in record["players"]}  # per page
+    shown: dict[str, list[tuple[str, str, int, str, str, bool]]] = {seat: [] for seat in record["players"]}
     try:
         phones: dict[str, BrowserPhone] = {}
         for seat in record["players"]:
@@ -56,7 +56,9 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
                 page = phone.page.evaluate(
                     """() => [document.body.className, document.getElementById('question-text').textContent,
                     document.querySelectorAll('#choices input').length,
-                    document.querySelector('#choices input')?.type || 'none']"""
+                    document.querySelector('#choices input')?.type || 'none',
+                    document.querySelector('[aria-labelledby=secrets-title]').outerHTML,
+                    document.body.innerText.includes('Nouveau')]"""
                 )
                 shown[seat].append(tuple(page))
                 phone.answer(choose(seat, screen.question))
@@ -64,10 +66,13 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
         play.join(1)
         assert ended and not isinstance(ended[0], BaseException), ended
         ending = ended[0]
-        # what narrator/app/onenight.py does at the end of a game with phones
-        hub.public(end=end_screen(" ".join(ending.why), session.end_cards(ending)), night=False)  # type: ignore[attr-defined]
+        # the end every phone shows is the session's own (narrator/table/onenight/session.py `_end`)
+        story = session.story()
+        assert hub.screen("Ana").end == end_screen(" ".join(ending.why), session.end_cards(ending), story)  # type: ignore[attr-defined]
         for phone in phones.values():
             phone.page.locator("#end:not([hidden])").wait_for()
+        told = {seat: phone.page.locator("#end-story li").all_inner_texts() for seat, phone in phones.items()}
+        said = {seat: phone.status() for seat, phone in phones.items()}
         ends = {seat: phone.page.locator("#end").inner_text() for seat, phone in phones.items()}
         rows = {
             seat: [" ".join(r.split()) for r in phone.page.locator("#end-card-rows tr").all_inner_texts()]
@@ -86,6 +91,8 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
         if len({a[1] for a in at.values()}) > 1:
             differ.append({seat: a[1] for seat, a in at.items()})
         assert len({a[3] for a in at.values()}) == 1, at  # the same kind of list
+        # what was learned: the same closed section on every page, nothing flagged new (try-pages 1)
+        assert len({a[4] for a in at.values()}) == 1 and not any(a[5] for a in at.values()), at
     # the same words on every page at every step but one, known: the Doppelgänger's second step is his
     # copied card's question (here the voyante's), which the decoys cannot show without telling every phone
     # what he copied (narrator/table/onenight/phones.py, `second_step`)
@@ -98,6 +105,9 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
     expected = resolve_record(record)
     final = expected["final"]
     assert len({*ends.values()}) == 1  # the same end on every page
+    # the story of the game, as the session tells it aloud, on every page; « La partie » says it is over
+    assert story and all(t == story for t in told.values()), told
+    assert set(said.values()) == {"La partie est finie."}
     assert " ".join(ending.why) in next(iter(ends.values()))  # type: ignore[attr-defined]
     for seat in record["players"]:
         first, last = record["deal"][seat], final[seat]

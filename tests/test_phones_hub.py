@@ -52,12 +52,12 @@ def test_forms_refuse_what_they_do_not_ask() -> None:
     names = tuple(Choice(p, p) for p in PLAYERS)
     pair = Question(Form.PAIR, "Les deux amoureux ?", names)
     assert pair.check(["Ana", "Ana"]) == "deux fois le même choix"
-    assert pair.check(["Ana"]) == "attendu : 2 choix"
+    assert pair.check(["Ana"]) == "cochez deux choix"
     assert pair.check(["Ana", "Ben"]) is None
     assert pair.check("Ana") == "ces choix ne sont pas proposés"
-    assert Question(Form.YES_NO, "Potion ?").check("oui") == "attendu : oui ou non"
+    assert Question(Form.YES_NO, "Potion ?").check("oui") == "touchez oui ou non"
     assert Question(Form.SOME, "Qui ?", names, optional=True).check([]) is None
-    assert Question(Form.SOME, "Qui ?", names, count=2).check(["Ana", "Ben", "Cleo"]) == "attendu : 2 choix"
+    assert Question(Form.SOME, "Qui ?", names, count=2).check(["Ana", "Ben", "Cleo"]) == "cochez deux choix"
 
 
 def test_a_secret_reaches_its_seat_alone() -> None:

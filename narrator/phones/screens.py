@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+_NUMBERS = {2: "deux", 3: "trois", 4: "quatre", 5: "cinq"}  # how many to tick, said in words on the phone
+
 
 class Form(str, Enum):
     """How a question is answered on the phone."""
@@ -19,7 +21,7 @@ class Form(str, Enum):
     PAIR = "pair"  # two different `choices`, in order
     SOME = "some"  # several different `choices`: exactly `count`, or any number when `count` is None
     YES_NO = "yes_no"  # oui or non
-    TAP = "tap"  # nothing to choose: « Continuer » (a screen that only has to be touched)
+    TAP = "tap"  # nothing to choose: « C'est fait » (a screen that only has to be touched)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +53,7 @@ class Question:
         if self.form is Form.TAP:
             return None
         if self.form is Form.YES_NO:
-            return None if isinstance(value, bool) else "attendu : oui ou non"
+            return None if isinstance(value, bool) else "touchez oui ou non"
         if self.form is Form.ONE:
             if not isinstance(value, str) or value not in values:
                 return "ce choix n'est pas proposé"
@@ -62,13 +64,13 @@ class Question:
             return "deux fois le même choix"
         wanted = 2 if self.form is Form.PAIR else self.count
         if wanted is not None and len(value) != wanted:
-            return f"attendu : {wanted} choix"
+            return f"cochez {_NUMBERS.get(wanted, str(wanted))} choix"
         return self._refused(value)
 
     def _refused(self, values: list[str]) -> str | None:
         if self.allowed is None or all(v in self.allowed for v in values):
             return None
-        return self.refusal or "ce choix n'est pas permis"
+        return self.refusal or "ce choix n'est pas permis : touchez-en un autre"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ only marks the seats whose screens changed.
 
     GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
     POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
-    GET  /api/seats    {"free": [names], "seat": this phone's seat or null}
+    GET  /api/seats    {"free": [names], "seat": this phone's seat or null, "night": bool}
     GET  /seat         the seat's page (its script opens /ws)
     GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
                        and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
@@ -350,8 +350,10 @@ class PhoneServer:
     # -- the API ----------------------------------------------------------------------------
 
     async def _seats(self, request: web.Request) -> web.Response:
-        """The free seats (names only: who sits where is no secret) and this phone's own seat."""
-        return _json({"free": self.hub.free_seats(), "seat": self._seat(request)})
+        """The free seats (names only: who sits where is no secret), this phone's own seat, and whether it is
+        night (every phone shows it: the join page takes the night's look too)."""
+        night = self.hub.screen(self.hub.seats[0]).night
+        return _json({"free": self.hub.free_seats(), "seat": self._seat(request), "night": night})
 
     async def _claim(self, request: web.Request) -> web.Response:
         body = await _json_object(request)

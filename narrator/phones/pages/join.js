@@ -18,6 +18,7 @@ async function refresh() {
   }
   if (!reply.ok) return;
   const seats = await reply.json();
+  document.body.className = seats.night ? "night" : "day"; // the table's look: dark at night
   if (seats.seat) {
     location.replace("/seat");
     return;

@@ -10,13 +10,13 @@ const SEAT_FREED = 4001; // close code: this phone no longer holds the seat
 const GAME_OVER = 4002; // close code: the game is over, nothing to reconnect to
 const TOO_MANY = 1008; // close code: too many pages on this seat, the oldest closed
 const $ = (id) => document.getElementById(id);
+const ENDED = "La partie est finie.";
 
 let screen = null;
 let over = false; // the narrator said the game is over
 let socket = null;
 let tries = 0;
 let shownAsked = -1; // the question whose controls are on the page (kept while it is the same)
-let seenSecrets = 0; // how many secrets the player has seen (the others are news)
 let nextId = 0;
 const pending = new Map(); // message id -> "answer" | "ballot"
 
@@ -55,12 +55,19 @@ function connect() {
   });
 }
 
-// The end: who won, every card (and who changed card), the story when the table asked for it.
+// The end: who won, every card (and who changed card), the story when the table asked for it. It is
+// announced once, by moving the focus to its title: the status and the connection line change silently.
 function end(payload) {
   over = true;
-  $("connection").textContent = "La partie est finie.";
-  if (!payload) return; // the words of the end came with the last screen, if any
+  $("status").removeAttribute("aria-live");
+  $("status").textContent = ENDED;
+  if (!payload) {
+    // the words of the end came with the last screen, if any; if not, the connection line says it
+    if ($("end").hidden) $("connection").textContent = ENDED;
+    return;
+  }
   const first = $("end").hidden;
+  $("connection").hidden = true; // « Connecté » is no longer news, and the end is said by its title
   $("end-winners").textContent = payload.winners || "";
   $("end-card-rows").replaceChildren(
     ...(payload.cards || []).map((row) => {
@@ -128,9 +135,15 @@ async function send(kind, message) {
 function replied(reply) {
   const kind = pending.get(reply.id) || "answer";
   pending.delete(reply.id);
-  if (!reply.ok) say(kind, `Refusé : ${reply.error}.`);
+  if (!reply.ok) say(kind, sentence(reply.error));
   else if (kind === "ballot") say(kind, `Vote transmis : « ${reply.said} ». Le narrateur le relit à voix haute quand il le compte.`);
   else say(kind, "");
+}
+
+// The server's reason (« ce nom n'est pas permis : touchez-en un autre ») as a sentence of its own.
+function sentence(text) {
+  const words = String(text || "réessayez").trim();
+  return `${words.slice(0, 1).toUpperCase()}${words.slice(1)}${/[.!?…]$/.test(words) ? "" : "."}`;
 }
 
 function say(kind, text) {
@@ -144,13 +157,13 @@ function render(next) {
   screen = next;
   $("seat-name").textContent = `Place : ${next.seat}`;
   document.title = `${next.seat} — Narrateur`;
-  if ($("status").textContent !== next.status) $("status").textContent = next.status;
+  if (next.end) end(next.end);
+  else if ($("status").textContent !== next.status) $("status").textContent = next.status;
   document.body.className = next.night ? "night" : "day"; // the same look on every phone
   if (card.shown()) card.fill(); // kept up to date
   renderQuestion(next.question, next.vibrate && !first);
-  renderSecrets(next.secrets);
-  renderBallot(next.living, next.seat);
-  if (next.end) end(next.end);
+  if (learned.shown()) learned.fill();
+  renderBallot(next.living, next.seat, next.night || Boolean(next.end));
 }
 
 function renderQuestion(question, vibrate) {
@@ -163,6 +176,7 @@ function renderQuestion(question, vibrate) {
   if (focused && (waiting || answered)) $(answered ? "answered" : "no-question").focus(); // not lost with the form
   if (waiting || answered) {
     shownAsked = -1;
+    $("question-text").textContent = "";
     return;
   }
   if (question.asked === shownAsked) return;
@@ -175,7 +189,7 @@ function renderQuestion(question, vibrate) {
 // The controls depend only on the question's form, text and choices: a decoy question looks
 // exactly like a real one of the same form.
 function buildQuestion(question) {
-  $("question-text").textContent = question.text;
+  $("question-text").textContent = question.text; // read once, as it appears (a live region)
   const many = question.form === "pair" || question.form === "some";
   const picked = []; // PAIR and SOME: the choices in the order they were ticked
   const choices = [];
@@ -191,10 +205,14 @@ function buildQuestion(question) {
         if (input.checked && at < 0) picked.push(choice.value);
         if (!input.checked && at >= 0) picked.splice(at, 1);
       });
+      // the name is read once: as the control's name, not again as the text around it
+      input.setAttribute("aria-label", choice.label);
+      const words = document.createElement("span");
+      words.setAttribute("aria-hidden", "true");
+      words.textContent = choice.label;
       const label = document.createElement("label");
-      label.htmlFor = input.id;
       label.className = "choice";
-      label.append(input, " ", choice.label);
+      label.append(input, " ", words);
       choices.push(label);
     });
   }
@@ -208,23 +226,32 @@ function buildQuestion(question) {
       else nothingChosen(question);
     }));
   } else if (many) {
-    actions.push(button("Valider", () => (picked.length ? answer([...picked]) : nothingChosen(question))));
+    const wanted = question.form === "pair" ? 2 : question.count;
+    actions.push(button("Valider", () => {
+      if (!picked.length) nothingChosen(question);
+      else if (wanted && picked.length !== wanted) say("answer", `Cochez ${NUMBERS[wanted] || wanted} choix, puis touchez « Valider ».`);
+      else answer([...picked]);
+    }));
   } else if (question.form === "yes_no") {
     actions.push(button("Oui", () => answer(true)), button("Non", () => answer(false)));
   } else {
-    actions.push(button("Continuer", () => answer(null)));
+    actions.push(button(DONE, () => answer(null)));
   }
   if (question.optional && question.form !== "tap") {
-    actions.push(button("Personne / rien", () => answer(null)));
+    actions.push(button(PASS, () => answer(null)));
   }
   $("actions").replaceChildren(...actions);
 }
 
-// « Valider » with nothing ticked is no answer: « rien » is said only by its own button, never by mistake
+const DONE = "C'est fait"; // a screen that only has to be touched (scripts' `seen` question names it)
+const PASS = "Je passe"; // « personne », « rien »: said only by its own button, never by mistake
+const NUMBERS = { 2: "deux", 3: "trois", 4: "quatre", 5: "cinq" };
+
+// « Valider » with nothing ticked is no answer
 function nothingChosen(question) {
-  $("question-reply").textContent = question.optional
-    ? "Rien n'est coché : cochez votre choix, ou touchez « Personne / rien »."
-    : "Rien n'est coché : cochez votre choix, puis touchez « Valider ».";
+  say("answer", question.optional
+    ? `Rien n'est coché : cochez votre choix, ou touchez « ${PASS} ».`
+    : "Rien n'est coché : cochez votre choix, puis touchez « Valider ».");
 }
 
 function button(text, onPress) {
@@ -236,28 +263,9 @@ function button(text, onPress) {
   return element;
 }
 
-// A new secret is announced only in the part of the game (the status: « Nuit 2 ») where it came and
-// where this phone was asked something, as every phone is at night (real or decoy): when the status
-// changes — the day — no phone says it any more, and one learned in the day is never announced, so
-// every phone looks the same while the table is awake. The secret stays in the list all the same.
-let heardSecrets = 0; // secrets this page has received
-let askedUnder = null; // the status under which this phone last showed a question
-let newsUnder = null; // the status under which its unseen secrets were announced
-
-function renderSecrets(secrets) {
-  if (secrets.length < seenSecrets) seenSecrets = heardSecrets = 0; // a new game on the same seat
-  if (learned.shown()) learned.fill();
-  if (screen.question) askedUnder = screen.status;
-  if (secrets.length > heardSecrets) {
-    heardSecrets = secrets.length;
-    newsUnder = askedUnder === screen.status ? screen.status : null;
-  }
-  // only that something is new, never what: a neighbour glancing at the screen reads nothing
-  const fresh = secrets.length > seenSecrets && newsUnder !== null && newsUnder === screen.status;
-  const news = fresh ? "Nouveau : touchez pour voir." : "";
-  if ($("secrets-news").textContent !== news) $("secrets-news").textContent = news;
-}
-
+// What the player learned is never flagged as new: a « Nouveau » on one phone, or at one moment, would
+// tell a neighbour who acted or who learned something. « Ce que vous avez appris » is on every phone,
+// closed, at every moment; the player opens it when the narrator's call is over.
 function fillSecrets() {
   const secrets = screen ? screen.secrets : []; // newest first
   $("secrets").replaceChildren(
@@ -268,12 +276,12 @@ function fillSecrets() {
     }),
   );
   $("no-secret").hidden = secrets.length > 0;
-  seenSecrets = secrets.length;
-  $("secrets-news").textContent = "";
 }
 
-// Only the living vote, and only against the living; nothing is chosen before the player chooses.
-function renderBallot(living, seat) {
+// Only the living vote, and only against the living; nothing is chosen before the player chooses. The
+// vote is the day's: at night (and once the game is over) the section is not on the page at all.
+function renderBallot(living, seat, away) {
+  $("ballot-section").hidden = away;
   const alive = living.includes(seat);
   $("ballot").hidden = !alive;
   $("ballot-dead").hidden = alive;

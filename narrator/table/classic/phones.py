@@ -8,7 +8,9 @@ phone, the living players but its holder (who is alive is known to all; the hold
 let the one who acts choose himself: the salvateur, Cupidon), and a decoy beside it shows its own list
 made the same way, under the same words (the call's question, said aloud to the table anyway): a glance
 does not tell them apart. A name the list still shows and the rules refuse (a wolf for the pack: the
-wolves know each other) is refused on the phone, next to the question, and asked again. The public line
+wolves know each other) is never refused on the acting phone alone, which would tell a neighbour that
+this phone is live: the round ends as any other, then every phone, decoys included, is asked again
+under the same words, which say that a name touched was not allowed (`refused`). The public line
 of every phone says where the game is (`public`). The call lasts as long as
 its slowest needed answer; when one is slow, the table hears « J'attends encore une réponse »,
 which names nobody. Several answerers of one player (the pack) choose together: each proposes,
@@ -117,8 +119,23 @@ class PhoneOperator:
 
     def _asked(self, ask: Ask, question: Question, public: str | None = None) -> object:
         """The answer of the one who acts (`ask.by`'s first) to `question`; `public`: its words without
-        what is secret, for the decoys (the whole text by default)."""
-        return self._round({ask.by[0]: self._for(ask.by[0], question)}, public or question.text)[ask.by[0]]
+        what is secret, for the decoys (the whole text by default). A name the rules refuse: every phone
+        is asked again (`_again`)."""
+        seat, public = ask.by[0], public or question.text
+        shown = self._for(seat, question)
+        while True:
+            got = self._round({seat: shown}, public)[seat]
+            if shown.check(got) is None:
+                return got
+            shown, public = self._again(shown), self._again_words(public)
+
+    def _again(self, question: Question) -> Question:
+        """`question` asked again after a name it showed was refused: the refusal's words first."""
+        return replace(question, text=self._again_words(question.text))
+
+    def _again_words(self, text: str) -> str:
+        refused = self.texts["refused"]
+        return text if text.startswith(refused) else f"{refused} {text}"
 
     def _for(self, seat: str, question: Question) -> Question:
         """`question` as `seat`'s phone shows it: its list of names made for that phone (`_shown`)."""
@@ -136,10 +153,14 @@ class PhoneOperator:
         if len(ask.by) == 1:
             return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
         together = fill(self.texts["together"], names=self._join(ask.by))
-        shown = f"{text} {together}"
+        shown, public = f"{text} {together}", text
         while True:
             question = Question(Form.ONE, shown, choices, not ask.forced)
-            got = self._round({seat: self._for(seat, question) for seat in ask.by}, text)
+            got = self._round({seat: self._for(seat, question) for seat in ask.by}, public)
+            if any(question.check(value) is not None for value in got.values()):  # a wolf: on every phone
+                shown, public = self._again_words(f"{text} {together}"), self._again_words(text)
+                continue
+            public = text
             if len(set(got.values())) == 1:
                 return got[ask.by[0]]
             said = [
@@ -182,7 +203,9 @@ class PhoneOperator:
         the table hears the reminder, then is heard (« stop », « libère la place de Ana »). `public`: the
         call's question without its secrets, the decoys' words."""
         looks = next(iter(questions.values()))
-        asked = self.hub.ask({seat: questions.get(seat) or self._decoy(looks, seat, public) for seat in self.seats})
+        shown = {seat: questions.get(seat) or self._decoy(looks, seat, public) for seat in self.seats}
+        # no phone refuses a touch by itself (`allowed` stays here): a refusal on one phone tells it is live
+        asked = self.hub.ask({seat: replace(q, allowed=None, refusal="") for seat, q in shown.items()})
         got: dict[str, object] = {}
         untouched = set(self.living) - set(questions)
         awaited = time.monotonic() + self.patience
