@@ -68,7 +68,8 @@ def test_characters_one_by_one_and_recommence() -> None:
         "une nuit", "trois",
         "ana", "oui", "ben", "oui", "cleo", "oui",
         "deux loups", "une voyante", "un voleur",  # 4 of 6
-        "recommence",  # everything again
+        "recommence", "non",  # asked first: « non » keeps every answer, the question again
+        "recommence", "oui",  # everything again
         "une nuit", "trois",
         "ana", "oui", "ben", "oui", "cleo", "oui",
         "deux loups garous", "une voyante", "un voleur", "deux villageois",
@@ -78,7 +79,13 @@ def test_characters_one_by_one_and_recommence() -> None:
     table = spoken.run()
     assert table.game == "onuw"
     assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "voleur", "villageois", "villageois"])
-    assert "D'accord, on recommence." in [text for _, _, text in speaker.heard]
+    said = [text for _, _, text in speaker.heard]
+    check = load_prompts().text("setup_restart_check")
+    assert said.count(check) == 2 and said.count("D'accord, on recommence.") == 1
+    # « non »: nothing lost, the cards' count said again; « oui »: the game asked again, without « Bonjour »
+    assert said[said.index(check) + 1] == "D'accord, on continue."
+    assert said[said.index("D'accord, on recommence.") + 1] == load_prompts().text("ask_game")
+    assert sum(line.startswith("Bonjour") for line in said) == 1
 
 
 def test_a_whole_poudlard_game_needs_nothing_but_the_voice(tmp_path: Path) -> None:
