@@ -111,6 +111,7 @@ class SpokenSetup:
     pending: list[list[str]] = field(default_factory=list)
     journal: SetupJournal | None = None  # where each answer is kept before it is used
     greeted: bool = False  # « Bonjour, je suis le narrateur » said
+    brief: bool = False  # a question of cards after « annule »: only how many cards are given
 
     def run(self, game: str | None = None) -> SetUp:
         """Ask until the whole setup is confirmed; the table to play."""
@@ -151,11 +152,23 @@ class SpokenSetup:
         self.restore(state)
         game = self.answers.get("game")
         self.asking = "yes_no"
+        self._hello()
         if self._talk(str(game) if game else None).confirm(self.prompts.line("setup_unfinished", what=self.summary())):
             return True
         self.answers, self.order, self.pending, self.phones = {}, [], [], False
         self._save([], [])
         return False
+
+    def offer_game(self) -> bool:
+        """« Une partie n'est pas finie : on la reprend ? » at the start: True if the table says yes."""
+        self.asking = "yes_no"
+        self._hello()
+        return self._talk(None).confirm(self.prompts.line("game_unfinished"))
+
+    def _hello(self) -> None:
+        if not self.greeted:
+            self.voice.tell(self.prompts.line("hello"))
+            self.greeted = True
 
     def _take_back(self) -> None:
         """« annule »: the last answer taken back; of a list of cards, the last card said only."""
@@ -175,6 +188,7 @@ class SpokenSetup:
         self.order.pop()
         del self.answers[key]
         self.pending = pending
+        self.brief = bool(pending)
         self._undone(what)
 
     # -- the questions, in order --------------------------------------------------------
@@ -357,7 +371,7 @@ class SpokenSetup:
         else:
             question = self.prompts.line("ask_cards_listed", total=total, example=self._example(box))
         self._question(question, total)
-        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total))
+        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total), refusal_asks=True)
         cards = self._collect(
             talk, box, total, box.scenarios or None, count, problem=lambda cs: self._deal_problem(box, count, cs)
         )
@@ -368,11 +382,13 @@ class SpokenSetup:
     def _question(self, question: Line, total: int) -> None:
         """A question of cards: asked whole, or, with cards already given (a « annule » at the read-back, a
         setup resumed), only how many there are; « répète » says the whole question."""
-        if not self.pending:
+        if self.brief:
+            self.voice.last = to_items([question])
+        else:
             self.voice.ask(question)
-            return
-        self.voice.last = to_items([question])
-        self.voice.tell(self.prompts.line("characters_so_far", count=len(_flat(self.pending)), total=total))
+        self.brief = False
+        if self.pending:
+            self.voice.tell(self.prompts.line("characters_so_far", count=len(_flat(self.pending)), total=total))
 
     def _example(self, box: Box) -> str:
         """« deux mangemorts »: two of the game's first card of several copies, as the table says them."""
@@ -389,7 +405,7 @@ class SpokenSetup:
         talk = self._talk(game)
         line = "ask_extra_comedien" if power is Power.PERFORM else "ask_extra_voleur"
         self._question(self.prompts.line(line, total=total), total)
-        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total))
+        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total), refusal_asks=True)
         cards = self._collect(
             talk, box, total, None, 0, given=roles, problem=lambda cs: self._extra_problem(box, power, cs)
         )
@@ -554,7 +570,9 @@ class SpokenSetup:
 
     # -- listening ------------------------------------------------------------------------
 
-    def _talk(self, game: str | None, refusal: Callable[[str], list[Line]] | None = None) -> Conversation:
+    def _talk(
+        self, game: str | None, refusal: Callable[[str], list[Line]] | None = None, refusal_asks: bool = False
+    ) -> Conversation:
         words = self.words(game)
         return Conversation(
             voice=self.voice,
@@ -567,6 +585,7 @@ class SpokenSetup:
             control=self._control,
             listen_s=self.listen_s,
             refusal=refusal,
+            refusal_asks=refusal_asks,
         )
 
     def _control(self, command: Command) -> None:

@@ -39,6 +39,8 @@ NOT_SAID: dict[str, frozenset[str]] = {
             "setup_stop_check",
             "setup_restart_check",
             "setup_unfinished",
+            "game_unfinished",
+            "hello",
             "setup_stopped",
             "setup_phones",
             "setup_no_phones",

@@ -136,6 +136,8 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "setup_stop_check": set(),
     "setup_restart_check": set(),
     "setup_unfinished": {"what"},
+    "game_unfinished": set(),
+    "hello": set(),
     "read_back_no": set(),
     "setup_stopped": set(),
     "undone_what": {"what"},
