@@ -621,3 +621,16 @@ def test_the_sectaire_s_groups_are_asked_once_and_taken_back_by_name() -> None:
     assert sum("L'abominable sectaire partage la table" in line for line in said) == 1
     assert "Ben : groupe 1 ou 2 ?" in said
     assert "J'annule : Ben, groupe 1." in said and "J'annule : le capitaine." in said
+
+
+def test_the_help_names_thiercelieux_s_first_cards_then_all_when_asked_again() -> None:
+    answers = ["thiercelieux", "oui", "quatre", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui"]
+    answers += ["aide", "aide"]
+    spoken, speaker = setup(answers)
+    with pytest.raises(EOFError):
+        spoken.run()
+    said = heard_lines(speaker)
+    first, second = [line for line in said if line.startswith("Les personnages du jeu : ")]
+    assert first.startswith("Les personnages du jeu : Cupidon, Voyante, Petite fille, Loup-garou, Sorcière")
+    assert first.endswith(", et 18 autres : dites encore « aide » pour tous les entendre.")
+    assert len(second) > len(first) and "Abominable sectaire" in second and "Abominable sectaire" not in first

@@ -37,6 +37,7 @@ from narrator.table.setup_journal import SetupJournal, SetupState
 from narrator.table.voice import Voice, to_items
 
 MIN_PLAYERS = 3
+HELP_CARDS = 14  # the cards the help names at first (Thiercelieux has 32); « aide » again names them all
 MAX_CLASSIC = 18  # 002: « de 8 à 18 joueurs » is the box; a smaller table may still play
 CONTROLS: tuple[str, ...] = ("repeat", "stop", "undo", "restart", "help", "slower", "faster", "louder", "quieter")
 CONTROLS += ("longer_waits", *MUSIC, "phones", "no_phones", "legend")  # « avec les téléphones », at any question
@@ -112,6 +113,7 @@ class SpokenSetup:
     journal: SetupJournal | None = None  # where each answer is kept before it is used
     greeted: bool = False  # « Bonjour, je suis le narrateur » said
     brief: bool = False  # a question of cards after « annule »: only how many cards are given
+    helped: tuple[str, int] | None = None  # where the cards' help was last said: said again, the whole list
 
     def run(self, game: str | None = None) -> SetUp:
         """Ask until the whole setup is confirmed; the table to play."""
@@ -673,7 +675,13 @@ class SpokenSetup:
             if asking == "cards" and fitting:
                 lines.append(p.line("help_scenarios", scenarios=p.join(fitting), count=count))
             names = [n for r, n in box.names.items() if asking == "cards" or _lendable_extra(box, r)]
-            lines.append(p.line("help_characters", characters=p.join(names)))
+            # a long list (Thiercelieux's 30 cards) is said whole only when « aide » is said again
+            whole = len(names) <= HELP_CARDS or self.helped == (asking, len(self.cards))
+            self.helped = (asking, len(self.cards))
+            if whole:
+                lines.append(p.line("help_characters", characters=p.join(names)))
+            else:
+                lines.append(p.line("help_characters_first", characters=", ".join(names[:HELP_CARDS]), count=len(names) - HELP_CARDS))
             lines.append(p.line("help_cards"))
             return [*lines, p.line("help_setup")]
         elif asking == "group":
@@ -691,8 +699,7 @@ class SpokenSetup:
         return self.prompts.line("characters_given", characters=self._cards_said(box_of(str(game)), cards))
 
     def _undone(self, what: str) -> None:
-        # « Harry B. » closes the sentence itself: no second full stop
-        self.voice.tell(self.prompts.line("undone_what", what=what.removesuffix(".")))
+        self.voice.tell(self.prompts.line("undone_what", what=what))
 
     def _said(self, key: str, value: object) -> str:
         """An answer of the setup as the table said it: a game's title, « 5 joueurs », a name, the cards."""

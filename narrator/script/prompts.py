@@ -111,6 +111,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "help_name": set(),
     "help_scenarios": {"count", "scenarios"},
     "help_characters": {"characters"},
+    "help_characters_first": {"characters", "count"},
     "help_cards": set(),
     "help_group": set(),
     "help_yes_no": set(),
