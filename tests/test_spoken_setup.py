@@ -544,7 +544,10 @@ def test_a_setup_cut_short_goes_on_at_the_next_narrator(tmp_path: Path) -> None:
     assert first.returncode != 0 and "Traceback" not in first.stderr
     assert (tmp_path / "state" / "setup.json").is_file()
     second = narrator(["oui", "chloé", "oui", "première année", "oui"])
-    assert "Une mise en place n'est pas finie : Loup-Garou pour une nuit, édition Poudlard, 3 joueurs, Ana et Ben." in second.stdout
+    assert (
+        "Une mise en place n'est pas finie : Loup-Garou pour une nuit, édition Poudlard, 3 joueurs, Ana et Ben."
+        in second.stdout
+    )
     journal = next((tmp_path / "state").glob("*.jsonl"))  # the game began: its own journal took over
     assert json.loads(journal.read_text(encoding="utf-8").splitlines()[0])["players"] == ["Ana", "Ben", "Chloé"]
     assert not (tmp_path / "state" / "setup.json").exists()
@@ -563,7 +566,9 @@ def test_a_bad_setup_journal_is_refused_with_its_reason(tmp_path: Path) -> None:
 
 
 def test_a_name_with_its_initial_is_taken_back_with_one_full_stop() -> None:
-    spoken, speaker = setup(["poudlard", "trois", "harry b", "oui", "annule", "ana", "oui", "ben", "oui", "cleo", "oui"])
+    spoken, speaker = setup(
+        ["poudlard", "trois", "harry b", "oui", "annule", "ana", "oui", "ben", "oui", "cleo", "oui"]
+    )
     with pytest.raises(EOFError):
         spoken.run()
     said = heard_lines(speaker)

@@ -13,8 +13,9 @@ needs to stay out of the game as its operator (without phones, the operator's sc
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from narrator.listen.commands import MUSIC, Command
 from narrator.listen.ear import Ear
@@ -137,13 +138,13 @@ class SpokenSetup:
 
     def restore(self, state: SetupState) -> None:
         """Go on from a setup journaled and left unfinished."""
-        self.answers = {k: [list(c) for c in v] if k in ("roles", "extra") else v for k, v in state.answers}  # type: ignore[union-attr]
+        self.answers = {k: _parts(v) if k in ("roles", "extra") else v for k, v in state.answers}
         self.order = [k for k, _ in state.answers]
         self.pending = [list(c) for c in state.cards]
         self.phones = self.phones or state.phones
 
     def summary(self) -> str:
-        """The answers given so far, as the table gave them: « Loup-Garou pour une nuit, 4 joueurs, Ana, Ben et Cléo »."""
+        """The answers given so far, as the table gave them: « Loup-Garou pour une nuit, 4 joueurs, Ana et Ben »."""
         said = [self._said(k, self.answers[k]) for k in self.order if not k.startswith("group")]
         if self.pending and "game" in self.answers:
             said.append(self._cards_said(box_of(str(self.answers["game"])), _flat(self.pending)))
@@ -181,7 +182,7 @@ class SpokenSetup:
         value = self.answers[key]
         pending: list[list[str]] = []
         if key in ("roles", "extra"):
-            parts = [list(c) for c in value]  # type: ignore[attr-defined]
+            parts = _parts(value)
             pending = parts[:-1]
             what = self._cards_said(box_of(str(self.answers["game"])), parts[-1])
         else:
@@ -218,7 +219,7 @@ class SpokenSetup:
         if "roles" not in a:
             self._keep("roles", self._ask_cards(game, box, count))
             return None
-        roles = _flat(a["roles"])  # type: ignore[arg-type]
+        roles = _flat(a["roles"])
         taker = _taker(roles) if box.classic else None
         if taker is not None and "extra" not in a:
             self._keep("extra", self._ask_extra(game, box, roles, taker))
@@ -236,7 +237,7 @@ class SpokenSetup:
             game,
             names,
             roles,
-            _flat(a["extra"]) if "extra" in a else None,  # type: ignore[arg-type]
+            _flat(a["extra"]) if "extra" in a else None,
             groups or None,
             bool(a.get("captain", False)),
         )
@@ -331,7 +332,9 @@ class SpokenSetup:
             if name is None:
                 self.asking = "name"
                 self.voice.ask(self.prompts.line("ask_name", seat=seat))
-                name = talk.ask("name", lambda cs: next((c.player for c in cs if c.command == "name" and c.player), None))
+                name = talk.ask(
+                    "name", lambda cs: next((c.player for c in cs if c.command == "name" and c.player), None)
+                )
             if name.casefold() in {t.casefold() for t in taken}:
                 self.voice.tell(self.prompts.line("name_taken", name=name))
                 name = None
@@ -681,7 +684,11 @@ class SpokenSetup:
             if whole:
                 lines.append(p.line("help_characters", characters=p.join(names)))
             else:
-                lines.append(p.line("help_characters_first", characters=", ".join(names[:HELP_CARDS]), count=len(names) - HELP_CARDS))
+                lines.append(
+                    p.line(
+                        "help_characters_first", characters=", ".join(names[:HELP_CARDS]), count=len(names) - HELP_CARDS
+                    )
+                )
             lines.append(p.line("help_cards"))
             return [*lines, p.line("help_setup")]
         elif asking == "group":
@@ -708,7 +715,7 @@ class SpokenSetup:
         if key == "count":
             return self.prompts.text("players_count", count=value)
         if key in ("roles", "extra"):
-            return self._cards_said(box_of(str(self.answers["game"])), _flat(value))  # type: ignore[arg-type]
+            return self._cards_said(box_of(str(self.answers["game"])), _flat(value))
         if key == "captain":
             return self.prompts.text("captain_said" if value else "no_captain_said")
         if key.startswith("group"):
@@ -727,7 +734,8 @@ class SpokenSetup:
         if self.journal is None:
             return
         values = {**self.answers, **(new or {})}
-        answers = tuple((k, tuple(tuple(c) for c in values[k]) if k in ("roles", "extra") else values[k]) for k in order)  # type: ignore[attr-defined]
+        kept = {k: tuple(map(tuple, _parts(v))) if k in ("roles", "extra") else v for k, v in values.items()}
+        answers = tuple((k, kept[k]) for k in order)
         self.journal.write(SetupState(answers, tuple(tuple(c) for c in cards), self.phones))
 
 
@@ -737,9 +745,14 @@ def _title(game: str) -> str:
     return load_shipped(game).announce.title
 
 
+def _parts(answers: object) -> list[list[str]]:
+    """A question of cards' answers, each a list of cards (a journal's tuples too)."""
+    return [list(answer) for answer in cast(Iterable[Iterable[str]], answers)]
+
+
 def _flat(answers: object) -> list[str]:
     """The cards of a list of answers, each a list of cards."""
-    return [card for answer in answers for card in answer]  # type: ignore[attr-defined]
+    return [card for answer in _parts(answers) for card in answer]
 
 
 def _capital(name: str) -> str:
