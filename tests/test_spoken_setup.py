@@ -639,3 +639,13 @@ def test_the_help_names_thiercelieux_s_first_cards_then_all_when_asked_again() -
     assert first.startswith("Les personnages du jeu : Cupidon, Voyante, Petite fille, Loup-garou, Sorcière")
     assert first.endswith(", et 18 autres : dites encore « aide » pour tous les entendre.")
     assert len(second) > len(first) and "Abominable sectaire" in second and "Abominable sectaire" not in first
+
+
+def test_c_est_tout_after_the_last_card_is_harmless() -> None:
+    answers = [*ONUW_THREE, "deux loups", "une voyante", "un voleur", "deux villageois", "c'est tout", "oui"]
+    spoken, speaker = setup(answers)
+    assert len(spoken.run().roles) == 6
+    said = heard_lines(speaker)
+    assert said[-1] == load_prompts().text("yes_or_no")
+    assert sum(line.startswith("3 joueurs : ") for line in said) == 1  # the read-back not said again
+    assert not any(line.startswith("Je n'ai pas compris") for line in said)

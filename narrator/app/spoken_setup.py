@@ -242,11 +242,18 @@ class SpokenSetup:
             bool(a.get("captain", False)),
         )
         self.asking = "read_back"
-        if self._talk(game).confirm(self._read_back(box, setup)):
+        talk = self._talk(game, refusal=lambda text: self._said_done(game, text), refusal_asks=True)
+        if talk.confirm(self._read_back(box, setup)):
             return setup
         # « non » to everything: nothing is thrown away but the last answer, which the table says again
         self.voice.tell(self.prompts.line("read_back_no"))
         raise _Undo()
+
+    def _said_done(self, game: str, text: str) -> list[Line]:
+        """« c'est tout » said by habit after the last card, as the read-back begins: only « oui ou non »."""
+        if any(c.command == "done" for c in self.words(game).parse(text, "character")):
+            return [self.prompts.line("yes_or_no")]
+        return []
 
     def _read_back(self, box: Box, setup: SetUp) -> Line:
         """The whole setup in one question: the players, the cards in play, a classic game's options."""
