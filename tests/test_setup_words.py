@@ -342,3 +342,12 @@ def test_setup_phrases_by_game_and_phase_and_the_parser_from_either_module() -> 
     assert setup_phrases(None, "name") == []
     with pytest.raises(ValueError, match="phase inconnue « vote »"):
         setup_phrases(None, "vote")
+
+
+def test_a_card_refused_as_a_name_keeps_its_accents() -> None:
+    # the table hears « Sorcière B. », not « Sorciere B. » (espeak says the two differently)
+    thiercelieux = SetupParser("thiercelieux")
+    assert thiercelieux.refused_name("Sorcière") == "Sorcière"
+    assert thiercelieux.refused_name("je suis Sorcière") == "Sorcière"
+    assert thiercelieux.refused_name("petite-fille") == "Petite-Fille"
+    assert SetupParser("poudlard").refused_name("je m'appelle ron weasley") == "Ron Weasley"

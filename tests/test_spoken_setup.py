@@ -68,7 +68,8 @@ def test_characters_one_by_one_and_recommence() -> None:
         "une nuit", "trois",
         "ana", "oui", "ben", "oui", "cleo", "oui",
         "deux loups", "une voyante", "un voleur",  # 4 of 6
-        "recommence",  # everything again
+        "recommence", "non",  # asked first: « non » keeps every answer, the question again
+        "recommence", "oui",  # everything again
         "une nuit", "trois",
         "ana", "oui", "ben", "oui", "cleo", "oui",
         "deux loups garous", "une voyante", "un voleur", "deux villageois",
@@ -78,7 +79,13 @@ def test_characters_one_by_one_and_recommence() -> None:
     table = spoken.run()
     assert table.game == "onuw"
     assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "voleur", "villageois", "villageois"])
-    assert "D'accord, on recommence." in [text for _, _, text in speaker.heard]
+    said = [text for _, _, text in speaker.heard]
+    check = load_prompts().text("setup_restart_check")
+    assert said.count(check) == 2 and said.count("D'accord, on recommence.") == 1
+    # « non »: nothing lost, the cards' count said again; « oui »: the game asked again, without « Bonjour »
+    assert said[said.index(check) + 1] == "D'accord, on continue."
+    assert said[said.index("D'accord, on recommence.") + 1] == load_prompts().text("ask_game")
+    assert sum(line.startswith("Bonjour") for line in said) == 1
 
 
 def test_a_whole_poudlard_game_needs_nothing_but_the_voice(tmp_path: Path) -> None:
@@ -457,3 +464,189 @@ def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() ->
     said = heard_lines(speaker)
     prompts = load_prompts()
     assert said[:3] == [prompts.text("classic_needs_phones"), prompts.text("game_unavailable"), prompts.text("welcome")]
+
+
+# --- what an outside table found (try-setup): nothing lost on one word, every refusal says why ---
+
+ONUW_THREE = ["une nuit", "trois", "ana", "oui", "ben", "oui", "cleo", "oui"]
+
+
+def test_non_at_the_read_back_takes_back_the_last_answer_only() -> None:
+    # a « non » to the whole read-back must not throw the game, the names and the cards away
+    answers = [*ONUW_THREE, "deux loups", "une voyante", "un voleur", "deux villageois", "non"]
+    answers += ["une insomniaque", "un villageois", "oui"]  # 4 of 6 kept: the last answer said again
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.players == ["Ana", "Ben", "Cleo"]
+    assert sorted(table.roles) == sorted(["loup", "loup", "voyante", "voleur", "insomniaque", "villageois"])
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    at = said.index(prompts.text("read_back_no"))
+    assert said[at + 1 : at + 3] == ["J'annule : 2 cartes Villageois.", "4 sur 6."]
+    assert sum(line.startswith("Bonjour") for line in said) == 1 and "D'accord, on recommence." not in said
+
+
+def test_annule_at_the_read_back_takes_back_the_last_card_answer_only() -> None:
+    answers = ["poudlard", "six", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui", "eva", "oui", "gus", "oui"]
+    answers += ["deux mangemorts", "ron weasley", "hermione granger", "trois élèves de poudlard"]
+    answers += ["sirius", "albus dumbledore", "annule", "harry potter", "oui"]
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert "harry" in table.roles and "albus" not in table.roles and len(table.roles) == 9
+    said = heard_lines(speaker)
+    at = said.index("J'annule : Albus Dumbledore.")
+    assert said[at + 1] == "8 sur 9."
+    assert not any(line.startswith("Quels personnages") for line in said[at:])  # only how many were given
+
+
+def test_the_setup_s_answers_are_journaled_and_offered_again_after_a_cut(tmp_path: Path) -> None:
+    from narrator.table.setup_journal import SetupJournal
+
+    journal = SetupJournal(tmp_path / "setup.json")
+    spoken, _ = setup(["une nuit", "trois", "ana", "oui", "ben", "oui", "cléo", "oui", "deux loups"])
+    spoken.journal = journal
+    with pytest.raises(EOFError):  # the table cut short (a Ctrl-C, a crash) after two cards
+        spoken.run()
+    left = journal.read()
+    assert left is not None and left.value("name3") == "Cléo" and left.cards == (("loup", "loup"),)
+    again, speaker = setup(["oui", "une voyante", "un voleur", "deux villageois", "oui"])
+    again.journal = journal
+    assert again.offer(left)
+    table = again.run()
+    assert table.players == ["Ana", "Ben", "Cléo"] and table.roles.count("loup") == 2
+    said = heard_lines(speaker)
+    assert said[:2] == [
+        load_prompts().text("hello"),
+        "Une mise en place n'est pas finie : Loup-Garou pour une nuit, 3 joueurs, Ana, Ben, Cléo"
+        " et 2 cartes Loup-garou. On la reprend ?",
+    ]
+    # « non » to the offer starts from nothing, and forgets what was left
+    fresh, _ = setup(["non", "poudlard"])
+    fresh.journal = journal
+    assert not fresh.offer(left)
+    with pytest.raises(EOFError):
+        fresh.run()
+    assert journal.read() is not None and journal.read().answers == (("game", "poudlard"),)  # type: ignore[union-attr]
+
+
+def test_a_setup_cut_short_goes_on_at_the_next_narrator(tmp_path: Path) -> None:
+    env = {**os.environ, "PULSE_SERVER": "unix:/nonexistent", "NARRATOR_STATE_DIR": str(tmp_path / "state"),
+           "NARRATOR_CONFIG_DIR": str(tmp_path / "config")}  # fmt: skip
+
+    def narrator(said: list[str]) -> subprocess.CompletedProcess:
+        answers = tmp_path / "voix.txt"
+        answers.write_text("\n".join(said) + "\n", encoding="utf-8")
+        return subprocess.run(
+            [sys.executable, "-m", "narrator", "--ear", f"script:{answers}", "--no-wait"],
+            capture_output=True, text=True, timeout=300, env=env, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    first = narrator(["poudlard", "trois", "ana", "oui", "ben", "oui"])
+    assert first.returncode != 0 and "Traceback" not in first.stderr
+    assert (tmp_path / "state" / "setup.json").is_file()
+    second = narrator(["oui", "chloé", "oui", "première année", "oui"])
+    assert (
+        "Une mise en place n'est pas finie : Loup-Garou pour une nuit, édition Poudlard, 3 joueurs, Ana et Ben."
+        in second.stdout
+    )
+    journal = next((tmp_path / "state").glob("*.jsonl"))  # the game began: its own journal took over
+    assert json.loads(journal.read_text(encoding="utf-8").splitlines()[0])["players"] == ["Ana", "Ben", "Chloé"]
+    assert not (tmp_path / "state" / "setup.json").exists()
+
+
+def test_a_bad_setup_journal_is_refused_with_its_reason(tmp_path: Path) -> None:
+    from narrator.table.setup_journal import SetupJournal, SetupJournalError
+
+    path = tmp_path / "setup.json"
+    path.write_text('{"version": 1, "phones": false, "answers": [["count", "trois"]], "cards": []}', encoding="utf-8")
+    with pytest.raises(SetupJournalError, match="réponse « count » : valeur 'trois' refusée"):
+        SetupJournal(path).read()
+    path.write_text('{"version": 1, "phones": false, "answers": [["couleur", 1]], "cards": []}', encoding="utf-8")
+    with pytest.raises(SetupJournalError, match="réponse inconnue « couleur »"):
+        SetupJournal(path).read()
+
+
+def test_a_name_with_its_initial_is_taken_back_with_one_full_stop() -> None:
+    spoken, speaker = setup(
+        ["poudlard", "trois", "harry b", "oui", "annule", "ana", "oui", "ben", "oui", "cleo", "oui"]
+    )
+    with pytest.raises(EOFError):
+        spoken.run()
+    said = heard_lines(speaker)
+    assert "J'annule : Harry B." in said and "J'annule : Harry B.." not in said
+
+
+@pytest.mark.parametrize(
+    "answer,why",
+    [
+        ("trois ron weasley", "Il n'y a qu'une carte Ron Weasley dans la boîte."),
+        ("cinq élèves de poudlard", "Il n'y a que 3 cartes Élève de Poudlard dans la boîte."),
+        ("voldemort", "Voldemort n'est pas un personnage du jeu."),
+    ],
+)
+def test_a_card_answer_refused_says_what_is_wrong_and_how_many_are_given(answer: str, why: str) -> None:
+    answers = ["poudlard", "six", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui", "eva", "oui", "gus", "oui"]
+    spoken, speaker = setup([*answers, "deux mangemorts", answer])
+    with pytest.raises(EOFError):
+        spoken.run()
+    said = heard_lines(speaker)
+    assert said[-2:] == [why, "2 sur 9."]
+    # the example is one of Poudlard's own cards
+    assert "par exemple « deux mangemorts »" in next(line for line in said if line.startswith("Quels personnages"))
+
+
+def test_avec_les_telephones_is_heard_at_a_name_and_the_question_asked_again() -> None:
+    spoken, speaker = setup(["avec les téléphones", "une nuit", "trois", "avec les téléphones", "ana", "oui"])
+    with pytest.raises(EOFError):
+        spoken.run()
+    assert spoken.phones
+    said = heard_lines(speaker)
+    phoned = load_phone_prompts().text("setup_phones")
+    first, second = [i for i, line in enumerate(said) if line == phoned]
+    assert said[first + 1] == load_prompts().text("welcome")
+    assert said[second + 1] == load_prompts().text("ask_name", seat=1)
+
+
+def test_a_new_name_at_its_confirmation_is_the_correction() -> None:
+    spoken, speaker = setup([*ONUW_THREE[:4], "bem", "benoît", "oui", "cleo", "non, chloé", "oui", "découverte", "oui"])
+    table = spoken.run()
+    assert table.players == ["Ana", "Benoît", "Chloé"]
+    said = heard_lines(speaker)
+    assert "Benoît, c'est bien ça ?" in said and not any(line.startswith("Je n'ai pas compris") for line in said)
+
+
+def test_the_sectaire_s_groups_are_asked_once_and_taken_back_by_name() -> None:
+    answers = ["thiercelieux", "oui", "quatre", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui"]
+    answers += ["un loup-garou", "un sectaire", "deux villageois"]
+    answers += ["groupe un", "le premier", "annule", "au deuxième groupe", "groupe deux", "groupe un"]
+    answers += ["oui", "annule", "non", "oui"]  # a captain taken back, then none
+    spoken, speaker = setup(answers)
+    table = spoken.run()
+    assert table.groups == {"Ana": 1, "Ben": 2, "Chloé": 2, "Dan": 1} and not table.captain
+    said = heard_lines(speaker)
+    assert sum("L'abominable sectaire partage la table" in line for line in said) == 1
+    assert "Ben : groupe 1 ou 2 ?" in said
+    assert "J'annule : Ben, groupe 1." in said and "J'annule : le capitaine." in said
+
+
+def test_the_help_names_thiercelieux_s_first_cards_then_all_when_asked_again() -> None:
+    answers = ["thiercelieux", "oui", "quatre", "ana", "oui", "ben", "oui", "chloé", "oui", "dan", "oui"]
+    answers += ["aide", "aide"]
+    spoken, speaker = setup(answers)
+    with pytest.raises(EOFError):
+        spoken.run()
+    said = heard_lines(speaker)
+    first, second = [line for line in said if line.startswith("Les personnages du jeu : ")]
+    assert first.startswith("Les personnages du jeu : Cupidon, Voyante, Petite fille, Loup-garou, Sorcière")
+    assert first.endswith(", et 18 autres : dites encore « aide » pour tous les entendre.")
+    assert len(second) > len(first) and "Abominable sectaire" in second and "Abominable sectaire" not in first
+
+
+def test_c_est_tout_after_the_last_card_is_harmless() -> None:
+    answers = [*ONUW_THREE, "deux loups", "une voyante", "un voleur", "deux villageois", "c'est tout", "oui"]
+    spoken, speaker = setup(answers)
+    assert len(spoken.run().roles) == 6
+    said = heard_lines(speaker)
+    assert said[-1] == load_prompts().text("yes_or_no")
+    assert sum(line.startswith("3 joueurs : ") for line in said) == 1  # the read-back not said again
+    assert not any(line.startswith("Je n'ai pas compris") for line in said)

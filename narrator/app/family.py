@@ -30,6 +30,8 @@ from narrator.script.prompts import load_prompts
 from narrator.table.events import Event
 from narrator.table.journal import Journal, JournalError, finished, journal_dir, last_unfinished
 from narrator.table.setup import SetupError
+from narrator.table.setup_journal import FILE as SETUP_FILE
+from narrator.table.setup_journal import SetupJournal, SetupJournalError, SetupState
 from narrator.table.voice import Voice, load_earcons
 from narrator.voice import Item, VoiceError
 
@@ -112,6 +114,7 @@ def setup_and_play(
 ) -> int:
     """From the first word, the setup by voice (game, players, names, cards, a classic game's options), then
     the game, by its family: with the phones, the program deals the cards in play."""
+    journal, left = _setup_left(game)
     io = open_io(options)
     voice = Voice(renderer(options.voice).render, io.speaker, load_earcons(), io.bed)
     ear = io.ear
@@ -126,8 +129,14 @@ def setup_and_play(
         check_names=check,
         tune=tuner(options.voice, voice),
         phones=options.phones,
+        journal=journal,
     )
     try:
+        if game is None and journal is not None and _game_left() and setup.offer_game():
+            io.close()
+            return resume(None, options)
+        if left is not None:
+            setup.offer(left)  # « Une mise en place n'est pas finie : … On la reprend ? »
         got = setup.run(game)
         asked = TableRequest(
             players=got.players, roles=got.roles, extra=got.extra, groups=got.groups, captain=got.captain, seed=seed
@@ -142,9 +151,36 @@ def setup_and_play(
     except (VoiceError, ListenError, SetupError) as exc:
         io.close()
         raise SetupError(str(exc)) from None
+    if journal is not None:
+        journal.clear()  # the game's own journal takes over
     # « avec les téléphones »: the server opens once the players are known
     options = replace(options, phones=setup.phones)
     return start(table.dealt(seed) if options.phones else table, options, journal_path, io)
+
+
+def _setup_left(game: str | None) -> tuple[SetupJournal | None, SetupState | None]:
+    """The setup's journal, and the setup it holds if one was left unfinished (for this game, when one is
+    named on the command line); a journal that cannot be read is said and started again."""
+    try:
+        journal = SetupJournal(journal_dir() / SETUP_FILE)
+    except JournalError as exc:
+        print(f"Attention : {exc} ; la mise en place ne sera pas gardée", file=sys.stderr)
+        return None, None
+    try:
+        left = journal.read()
+    except SetupJournalError as exc:
+        print(f"Attention : {exc} ; la mise en place recommence", file=sys.stderr)
+        return journal, None
+    if left is not None and (not left.answers and not left.cards or game not in (None, left.value("game"))):
+        left = None
+    return journal, left
+
+
+def _game_left() -> bool:
+    try:
+        return last_unfinished() is not None
+    except JournalError:
+        return False
 
 
 def resolve_record(raw: object) -> dict:
@@ -179,6 +215,8 @@ def resume(journal_path: str | None, options: Options, before_line: int | None =
     """A game the journal says did not end, from where it stopped (a « stop » included)."""
     try:
         path = Path(journal_path) if journal_path else last_unfinished()
+        if path is None and _setup_left(None)[1] is not None:
+            return setup_and_play(options)  # no game to resume, but a setup cut short: it goes on
         if path is None:
             raise SetupError(
                 f"aucune partie inachevée à reprendre dans {journal_dir()} ; une partie journalée ailleurs"

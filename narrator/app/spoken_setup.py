@@ -1,7 +1,10 @@
 """Setting a table up by voice, from the first word: the game, how many players, their names in
 seat order, the cards in play (for a classic game, its options too); all read back and confirmed.
-« non » asks again, « annule » takes back the last answer, « recommence » starts over; an answer
-refused keeps every answer before it, and says why.
+« non » asks again, « annule » takes back the last answer (in a list of cards, the last card said),
+« recommence » starts over once the table says yes; an answer refused keeps every answer before it,
+and says why. « non » to the whole read-back takes back the last answer only, as a careful game
+master does: the table says it again, or « annule » again to go further back. Every answer is
+journaled before it is used (narrator/table/setup_journal.py): a setup cut short goes on later.
 
 A classic game is set up by voice with the players' phones: the program deals the cards and nobody
 needs to stay out of the game as its operator (without phones, the operator's screen prepares it).
@@ -10,11 +13,13 @@ needs to stay out of the game as its operator (without phones, the operator's sc
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import cast
 
 from narrator.listen.commands import MUSIC, Command
 from narrator.listen.ear import Ear
+from narrator.listen.setup_words import plural
 from narrator.rules.classic.model import LENDABLE, Camp, Power
 from narrator.rules.classic.record import EXTRA_CARDS
 from narrator.rules.errors import RecordError
@@ -29,9 +34,11 @@ from narrator.table.clock import Clock
 from narrator.table.conversation import Conversation
 from narrator.table.host import Understands
 from narrator.table.settings import Tuner
-from narrator.table.voice import Voice
+from narrator.table.setup_journal import SetupJournal, SetupState
+from narrator.table.voice import Voice, to_items
 
 MIN_PLAYERS = 3
+HELP_CARDS = 14  # the cards the help names at first (Thiercelieux has 32); « aide » again names them all
 MAX_CLASSIC = 18  # 002: « de 8 à 18 joueurs » is the box; a smaller table may still play
 CONTROLS: tuple[str, ...] = ("repeat", "stop", "undo", "restart", "help", "slower", "faster", "louder", "quieter")
 CONTROLS += ("longer_waits", *MUSIC, "phones", "no_phones", "legend")  # « avec les téléphones », at any question
@@ -101,28 +108,91 @@ class SpokenSetup:
     order: list[str] = field(default_factory=list)  # the answers' keys, latest last (« annule »)
     asking: str = "game"  # the question being asked: what « qu'est-ce que je peux dire ? » answers
     cards: list[str] = field(default_factory=list)  # the cards given so far, at a question of cards
+    # the answers of the question of cards being asked, each a list of cards: what a « annule » at the
+    # read-back or a setup resumed leaves of it, heard again from there
+    pending: list[list[str]] = field(default_factory=list)
+    journal: SetupJournal | None = None  # where each answer is kept before it is used
+    greeted: bool = False  # « Bonjour, je suis le narrateur » said
+    brief: bool = False  # a question of cards after « annule »: only how many cards are given
+    helped: tuple[str, int] | None = None  # where the cards' help was last said: said again, the whole list
 
     def run(self, game: str | None = None) -> SetUp:
         """Ask until the whole setup is confirmed; the table to play."""
-        if game is not None:
+        if game is not None and "game" not in self.answers:
             self._keep("game", game)
         while True:
             try:
                 table = self._next()
             except _Undo:
-                if not self.order:
-                    self.voice.tell(self.prompts.line("nothing_to_undo"))
-                    continue
-                key = self.order.pop()
-                self._undone(self._said(key, self.answers.pop(key)))
+                self._take_back()
                 continue
             except _Restart:
+                self._save([], [])
                 self.answers.clear()
                 self.order.clear()
+                self.pending = []
                 self.voice.tell(self.prompts.line("setup_again"))
                 continue
             if table is not None:
                 return table
+
+    def restore(self, state: SetupState) -> None:
+        """Go on from a setup journaled and left unfinished."""
+        self.answers = {k: _parts(v) if k in ("roles", "extra") else v for k, v in state.answers}
+        self.order = [k for k, _ in state.answers]
+        self.pending = [list(c) for c in state.cards]
+        self.phones = self.phones or state.phones
+
+    def summary(self) -> str:
+        """The answers given so far, as the table gave them: « Loup-Garou pour une nuit, 4 joueurs, Ana et Ben »."""
+        said = [self._said(k, self.answers[k]) for k in self.order if not k.startswith("group")]
+        if self.pending and "game" in self.answers:
+            said.append(self._cards_said(box_of(str(self.answers["game"])), _flat(self.pending)))
+        return self.prompts.join(said)
+
+    def offer(self, state: SetupState) -> bool:
+        """« Une mise en place n'est pas finie : … On reprend ? »: restored if the table says yes."""
+        self.restore(state)
+        game = self.answers.get("game")
+        self.asking = "yes_no"
+        self._hello()
+        if self._talk(str(game) if game else None).confirm(self.prompts.line("setup_unfinished", what=self.summary())):
+            return True
+        self.answers, self.order, self.pending, self.phones = {}, [], [], False
+        self._save([], [])
+        return False
+
+    def offer_game(self) -> bool:
+        """« Une partie n'est pas finie : on la reprend ? » at the start: True if the table says yes."""
+        self.asking = "yes_no"
+        self._hello()
+        return self._talk(None).confirm(self.prompts.line("game_unfinished"))
+
+    def _hello(self) -> None:
+        if not self.greeted:
+            self.voice.tell(self.prompts.line("hello"))
+            self.greeted = True
+
+    def _take_back(self) -> None:
+        """« annule »: the last answer taken back; of a list of cards, the last card said only."""
+        if not self.order:
+            self.voice.tell(self.prompts.line("nothing_to_undo"))
+            return
+        key = self.order[-1]
+        value = self.answers[key]
+        pending: list[list[str]] = []
+        if key in ("roles", "extra"):
+            parts = _parts(value)
+            pending = parts[:-1]
+            what = self._cards_said(box_of(str(self.answers["game"])), parts[-1])
+        else:
+            what = self._said(key, value)
+        self._save(self.order[:-1], pending)
+        self.order.pop()
+        del self.answers[key]
+        self.pending = pending
+        self.brief = bool(pending)
+        self._undone(what)
 
     # -- the questions, in order --------------------------------------------------------
 
@@ -149,7 +219,7 @@ class SpokenSetup:
         if "roles" not in a:
             self._keep("roles", self._ask_cards(game, box, count))
             return None
-        roles = list(a["roles"])  # type: ignore[call-overload]
+        roles = _flat(a["roles"])
         taker = _taker(roles) if box.classic else None
         if taker is not None and "extra" not in a:
             self._keep("extra", self._ask_extra(game, box, roles, taker))
@@ -167,14 +237,23 @@ class SpokenSetup:
             game,
             names,
             roles,
-            list(a["extra"]) if "extra" in a else None,  # type: ignore[call-overload]
+            _flat(a["extra"]) if "extra" in a else None,
             groups or None,
             bool(a.get("captain", False)),
         )
         self.asking = "read_back"
-        if self._talk(game).confirm(self._read_back(box, setup)):
+        talk = self._talk(game, refusal=lambda text: self._said_done(game, text), refusal_asks=True)
+        if talk.confirm(self._read_back(box, setup)):
             return setup
-        raise _Restart()
+        # « non » to everything: nothing is thrown away but the last answer, which the table says again
+        self.voice.tell(self.prompts.line("read_back_no"))
+        raise _Undo()
+
+    def _said_done(self, game: str, text: str) -> list[Line]:
+        """« c'est tout » said by habit after the last card, as the read-back begins: only « oui ou non »."""
+        if any(c.command == "done" for c in self.words(game).parse(text, "character")):
+            return [self.prompts.line("yes_or_no")]
+        return []
 
     def _read_back(self, box: Box, setup: SetUp) -> Line:
         """The whole setup in one question: the players, the cards in play, a classic game's options."""
@@ -199,7 +278,9 @@ class SpokenSetup:
 
     def _ask_game(self) -> str:
         self.asking = "game"
-        self.voice.ask(self.prompts.line("welcome"))
+        # « Bonjour » once: after « annule » or « recommence » only the question
+        self.voice.ask(self.prompts.line("ask_game" if self.greeted else "welcome"))
+        self.greeted = True
 
         def accept(commands: list[Command]) -> str | None:
             for c in commands:
@@ -252,26 +333,38 @@ class SpokenSetup:
         return self._talk(game).ask("number", accept, hint=hint)
 
     def _ask_name(self, game: str, seat: int, taken: list[str]) -> str:
-        self.asking = "name"
         talk = self._talk(game, refusal=self._name_refused)
+        name: str | None = None
         while True:
-            self.voice.ask(self.prompts.line("ask_name", seat=seat))
-            name = talk.ask("name", lambda cs: next((c.player for c in cs if c.command == "name" and c.player), None))
+            if name is None:
+                self.asking = "name"
+                self.voice.ask(self.prompts.line("ask_name", seat=seat))
+                name = talk.ask(
+                    "name", lambda cs: next((c.player for c in cs if c.command == "name" and c.player), None)
+                )
             if name.casefold() in {t.casefold() for t in taken}:
                 self.voice.tell(self.prompts.line("name_taken", name=name))
+                name = None
                 continue
             problems = self.check_names([name]) if self.check_names else []
             if problems:
                 self.voice.tell(*_lines(problems))
+                name = None
                 continue
             try:
                 self.asking = "yes_no"
-                if talk.confirm(self.prompts.line("name_check", name=name)):
-                    return name
+                self.voice.ask(self.prompts.line("name_check", name=name))
+                # « oui », « non », or another name: « Noé » (« non, Noé ») is the name corrected
+                answer = talk.ask("name", _checked_name, hint=self.prompts.text("typed_yes_no"))
             except _Undo:  # « annule » at « Cleo, c'est bien ça ? » takes back Cleo
                 self._undone(name)
+                name = None
+                continue
             finally:
                 self.asking = "name"
+            if answer is True:
+                return name
+            name = answer if isinstance(answer, str) else None
 
     def _name_refused(self, text: str) -> list[Line]:
         """« Harry » at a Poudlard table: why it cannot be a name, and what to say instead."""
@@ -279,25 +372,42 @@ class SpokenSetup:
         name = refused(text) if refused is not None else None
         return [self.prompts.line("name_is_a_card", name=name)] if name else []
 
-    def _ask_cards(self, game: str, box: Box, count: int) -> list[str]:
+    def _ask_cards(self, game: str, box: Box, count: int) -> list[list[str]]:
+        """The cards in play, as the answers that gave them (a scenario is one answer)."""
         total = count + box.center
         fitting = [s for s in box.scenarios if count in box.scenarios[s]]
-        talk = self._talk(game)
-        while True:
-            self.asking = "cards"
-            if fitting:
-                example = box.titles.get(fitting[0], fitting[0])
-                self.voice.ask(self.prompts.line("ask_cards_mode", example=example, total=total))
-            else:
-                self.voice.ask(self.prompts.line("ask_cards_listed", total=total))
-            cards = self._collect(
-                talk, box, total, box.scenarios or None, count, problem=lambda cs: self._deal_problem(box, count, cs)
-            )
-            if isinstance(cards, str):  # a scenario
-                return list(box.scenarios[cards][count])
-            return cards
+        self.asking = "cards"
+        if fitting:
+            example = box.titles.get(fitting[0], fitting[0])
+            question = self.prompts.line("ask_cards_mode", example=example, total=total)
+        else:
+            question = self.prompts.line("ask_cards_listed", total=total, example=self._example(box))
+        self._question(question, total)
+        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total), refusal_asks=True)
+        cards = self._collect(
+            talk, box, total, box.scenarios or None, count, problem=lambda cs: self._deal_problem(box, count, cs)
+        )
+        if isinstance(cards, str):  # a scenario
+            return [list(box.scenarios[cards][count])]
+        return cards
 
-    def _ask_extra(self, game: str, box: Box, roles: list[str], taker: str) -> list[str]:
+    def _question(self, question: Line, total: int) -> None:
+        """A question of cards: asked whole, or, with cards already given (a « annule » at the read-back, a
+        setup resumed), only how many there are; « répète » says the whole question."""
+        if self.brief:
+            self.voice.last = to_items([question])
+        else:
+            self.voice.ask(question)
+        self.brief = False
+        if self.pending:
+            self.voice.tell(self.prompts.line("characters_so_far", count=len(_flat(self.pending)), total=total))
+
+    def _example(self, box: Box) -> str:
+        """« deux mangemorts »: two of the game's first card of several copies, as the table says them."""
+        role = next((r for r, n in box.copies.items() if n is None or n > 1), next(iter(box.names)))
+        return self.prompts.text("example_two", cards=plural(box.names[role].lower()))
+
+    def _ask_extra(self, game: str, box: Box, roles: list[str], taker: str) -> list[list[str]]:
         """The voleur's two undealt cards, or the comédien's three (002, 003)."""
         self.asking = "extra"
         rules = load_classic()
@@ -306,7 +416,8 @@ class SpokenSetup:
         total = EXTRA_CARDS[power]
         talk = self._talk(game)
         line = "ask_extra_comedien" if power is Power.PERFORM else "ask_extra_voleur"
-        self.voice.ask(self.prompts.line(line, total=total))
+        self._question(self.prompts.line(line, total=total), total)
+        talk = self._talk(game, refusal=lambda text: self._card_refused(box, text, total), refusal_asks=True)
         cards = self._collect(
             talk, box, total, None, 0, given=roles, problem=lambda cs: self._extra_problem(box, power, cs)
         )
@@ -316,7 +427,8 @@ class SpokenSetup:
     def _ask_group(self, game: str, name: str, groups: dict[str, int], count: int) -> int:
         """The sectaire's two groups (003), one player at a time; both must have players."""
         self.asking = "group"
-        self.voice.ask(self.prompts.line("ask_group", player=name))
+        # the sectaire's sentence once, at the first player; then only the name
+        self.voice.ask(self.prompts.line("ask_group" if groups else "ask_group_first", player=name))
         last = len(groups) == count - 1
         one_group = last and len(set(groups.values())) == 1
 
@@ -346,13 +458,15 @@ class SpokenSetup:
         count: int,
         given: list[str] | None = None,
         problem: Callable[[list[str]], str | None] = lambda cards: None,
-    ) -> list[str] | str:
+    ) -> list[list[str]] | str:
         """Cards until `total`, each answer confirmed by its name; an answer refused keeps the cards before
         it, and says why and how many are missing. When the cards are all there and `problem` refuses them,
-        the last answer is taken back. A scenario's id when one is chosen that fits `count` players."""
-        cards: list[str] = []
+        the last answer is taken back. The answers, each a list of cards, from those pending (given before a
+        « annule » at the read-back, or a setup resumed); a scenario's id when one is chosen that fits
+        `count` players. Each answer is journaled before it is counted."""
+        answers = self.pending  # each answer's cards, for « annule »
+        cards: list[str] = _flat(answers)
         self.cards = cards
-        answers: list[list[str]] = []  # each answer's cards, for « annule »
         while True:
             try:
                 commands = talk.ask(
@@ -362,6 +476,7 @@ class SpokenSetup:
             except _Undo:
                 if not answers:
                     raise  # no card yet: the answer before is taken back
+                self._save(self.order, answers[:-1])
                 taken = answers.pop()
                 del cards[len(cards) - len(taken) :]
                 self._undone(self._cards_said(box, taken))
@@ -382,6 +497,7 @@ class SpokenSetup:
                 if refusal is not None:
                     self.voice.tell(Line("problem*", refusal), self._missing(len(cards), total))
                     continue
+                self._save(self.order, [*answers, said])
                 cards += said
                 answers.append(said)
                 for role, n in Counter(said).items():
@@ -389,7 +505,9 @@ class SpokenSetup:
             if len(cards) == total:
                 why = problem(cards)
                 if why is None:
-                    return list(cards)
+                    self.pending = []
+                    return [list(a) for a in answers]
+                self._save(self.order, answers[:-1])
                 taken = answers.pop()
                 del cards[len(cards) - len(taken) :]
                 self.voice.tell(Line("problem*", why))
@@ -464,7 +582,9 @@ class SpokenSetup:
 
     # -- listening ------------------------------------------------------------------------
 
-    def _talk(self, game: str | None, refusal: Callable[[str], list[Line]] | None = None) -> Conversation:
+    def _talk(
+        self, game: str | None, refusal: Callable[[str], list[Line]] | None = None, refusal_asks: bool = False
+    ) -> Conversation:
         words = self.words(game)
         return Conversation(
             voice=self.voice,
@@ -477,24 +597,23 @@ class SpokenSetup:
             control=self._control,
             listen_s=self.listen_s,
             refusal=refusal,
+            refusal_asks=refusal_asks,
         )
 
     def _control(self, command: Command) -> None:
         if command.command == "repeat":
             self.voice.repeat()
         elif command.command == "stop":
-            # a misheard word must not throw the answers away: « stop » asks first
-            question = self.voice.last
-            game = self.answers.get("game")
-            if self._talk(str(game) if game else None).confirm(self.prompts.line("setup_stop_check")):
+            # a misheard word must not stop the setup: « stop » asks first (the answers stay journaled)
+            if self._sure("setup_stop_check"):
                 self.voice.tell(self.prompts.line("setup_stopped"))
                 raise SetupStopped()
-            self.voice.tell(self.prompts.line("stop_cancelled"))
-            self.voice.last = question
-            self.voice.repeat()
         elif command.command == "undo":
             raise _Undo()
         elif command.command == "restart":
+            # a misheard word must not throw the answers away: « recommence » asks first, once there are some
+            if self.order and not self._sure("setup_restart_check"):
+                return
             raise _Restart()
         elif command.command == "help":
             self.voice.tell(*self._help())
@@ -502,13 +621,48 @@ class SpokenSetup:
             self.voice.tell(self._recall())
         elif command.command in ("phones", "no_phones"):
             self.phones = command.command == "phones"
+            self._save(self.order, self.pending)
             self.voice.tell(load_phone_prompts().line(f"setup_{command.command}"))
+            self.voice.repeat()  # the question it was said at, asked again
         else:  # a setting: nothing is journaled yet
             reply = self.tune.refusal(command.command) if self.tune is not None else "setting_limit"
             if reply is None and self.tune is not None:
                 self.tune.apply(command.command)
                 reply = self.tune.reply(command.command)
             self.voice.tell(self.prompts.line(reply or command.command))
+
+    def _sure(self, check: str) -> bool:
+        """« stop », « recommence »: True if the table confirms; else the question asked again."""
+        question, asking = self.voice.last, self.asking
+        game = self.answers.get("game")
+        self.asking = "yes_no"
+        try:
+            if self._talk(str(game) if game else None).confirm(self.prompts.line(check)):
+                return True
+        finally:
+            self.asking = asking
+        self.voice.tell(self.prompts.line("stop_cancelled"))
+        self.voice.last = question
+        self.voice.repeat()
+        return False
+
+    def _card_refused(self, box: Box, text: str, total: int) -> list[Line]:
+        """Why an answer at a question of cards is not taken, and how many cards there are: « trois Ron
+        Weasley » (the box holds one), « Voldemort » (no card of the game); [] if it is none of these."""
+        words = self.words(str(self.answers["game"]))
+        so_far = self.prompts.line("characters_so_far", count=len(self.cards), total=total)
+        first, _, rest = text.strip().partition(" ")
+        number = [c.count for c in words.parse(first, "number") if c.command == "number" and c.count]
+        said = [c.role for c in words.parse(rest, "character") if c.command == "character" and c.role] if rest else []
+        if number and len(said) == 1:
+            held = self.cards + _flat(self.answers.get("roles", ())) if self.asking == "extra" else self.cards
+            why = self._too_many(box, held, [said[0]] * number[0], total - len(self.cards))
+            if why is not None:
+                return [Line("problem*", why), so_far]
+        named = [c.player for c in words.parse(text, "name") if c.command == "name" and c.player]
+        if named:
+            return [self.prompts.line("not_a_card", name=named[0]), so_far]
+        return []
 
     def _help(self) -> list[Line]:
         """What the table may answer to the question being asked, then what it may say at any question."""
@@ -531,7 +685,17 @@ class SpokenSetup:
             if asking == "cards" and fitting:
                 lines.append(p.line("help_scenarios", scenarios=p.join(fitting), count=count))
             names = [n for r, n in box.names.items() if asking == "cards" or _lendable_extra(box, r)]
-            lines.append(p.line("help_characters", characters=p.join(names)))
+            # a long list (Thiercelieux's 30 cards) is said whole only when « aide » is said again
+            whole = len(names) <= HELP_CARDS or self.helped == (asking, len(self.cards))
+            self.helped = (asking, len(self.cards))
+            if whole:
+                lines.append(p.line("help_characters", characters=p.join(names)))
+            else:
+                lines.append(
+                    p.line(
+                        "help_characters_first", characters=", ".join(names[:HELP_CARDS]), count=len(names) - HELP_CARDS
+                    )
+                )
             lines.append(p.line("help_cards"))
             return [*lines, p.line("help_setup")]
         elif asking == "group":
@@ -543,7 +707,7 @@ class SpokenSetup:
     def _recall(self) -> Line:
         """« rappelle les personnages »: the cards given so far, or those of the setup."""
         game = self.answers.get("game")
-        cards = self.cards or list(self.answers.get("roles", ()))  # type: ignore[call-overload]
+        cards = self.cards or _flat(self.answers.get("roles", ()))
         if not game or not cards:
             return self.prompts.line("no_characters_yet")
         return self.prompts.line("characters_given", characters=self._cards_said(box_of(str(game)), cards))
@@ -558,22 +722,44 @@ class SpokenSetup:
         if key == "count":
             return self.prompts.text("players_count", count=value)
         if key in ("roles", "extra"):
-            return self._cards_said(box_of(str(self.answers["game"])), list(value))  # type: ignore[call-overload]
+            return self._cards_said(box_of(str(self.answers["game"])), _flat(value))
         if key == "captain":
-            return self.prompts.text("read_back_captain" if value else "read_back_no_captain").rstrip(".")
+            return self.prompts.text("captain_said" if value else "no_captain_said")
         if key.startswith("group"):
-            return self.prompts.text("group_said", group=value)
+            names = [str(self.answers[f"name{key[5:]}"])] if f"name{key[5:]}" in self.answers else []
+            return self.prompts.text("group_said", player=self.prompts.join(names), group=value)
         return str(value)
 
     def _keep(self, key: str, value: object) -> None:
+        self._save([*self.order, key], [], {key: value})
         self.answers[key] = value
         self.order.append(key)
+        self.pending = []
+
+    def _save(self, order: list[str], cards: list[list[str]], new: Mapping[str, object] | None = None) -> None:
+        """The setup as it will stand, journaled before it does (nothing without a journal: tests, a demo)."""
+        if self.journal is None:
+            return
+        values = {**self.answers, **(new or {})}
+        kept = {k: tuple(map(tuple, _parts(v))) if k in ("roles", "extra") else v for k, v in values.items()}
+        answers = tuple((k, kept[k]) for k in order)
+        self.journal.write(SetupState(answers, tuple(tuple(c) for c in cards), self.phones))
 
 
 def _title(game: str) -> str:
     if family_of(game) == CLASSIC:
         return load_prompts().text("classic_title")
     return load_shipped(game).announce.title
+
+
+def _parts(answers: object) -> list[list[str]]:
+    """A question of cards' answers, each a list of cards (a journal's tuples too)."""
+    return [list(answer) for answer in cast(Iterable[Iterable[str]], answers)]
+
+
+def _flat(answers: object) -> list[str]:
+    """The cards of a list of answers, each a list of cards."""
+    return [card for answer in _parts(answers) for card in answer]
 
 
 def _capital(name: str) -> str:
@@ -594,6 +780,14 @@ def _lendable_extra(box: Box, role: str) -> bool:
 
 def script_title(script, scenario: str) -> str:
     return script.announce.scenario_titles.get(scenario, scenario)
+
+
+def _checked_name(commands: list[Command]) -> bool | str | None:
+    """The answer to « Cleo, c'est bien ça ? »: True, False, or the name said instead."""
+    named = next((c.player for c in commands if c.command == "name" and c.player), None)
+    if named is not None:
+        return named
+    return next((c.command == "yes" for c in commands if c.command in ("yes", "no")), None)
 
 
 def _lines(texts: list[str]) -> list[Line]:

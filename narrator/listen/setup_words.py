@@ -178,11 +178,15 @@ class SetupParser(Listener):
         if self.parse(text, "name") or not _NAME_CHARS.fullmatch(text):
             return None
         tokens = [t for t in (t.strip("'’-") for t in _TOKEN.findall(text)) if t]
-        flat = [w for t in tokens for w in fold(t).split()]
+        spoken = [(w, i) for i, t in enumerate(tokens) for w in fold(t).split()]
+        flat = [w for w, _ in spoken]
         for start in range(len(flat)):  # after its lead-in: « je m'appelle Harry » is Harry
             rest = " ".join(flat[start:])
             if rest in self._cards and (start == 0 or tuple(flat[:start]) in self._lead_ins):
-                return " ".join(_capitalized(t) for t in rest.split())
+                if start and spoken[start][1] == spoken[start - 1][1]:
+                    return " ".join(_capitalized(t) for t in rest.split())  # inside a word: as folded
+                # as said, accents kept: « Sorcière », not « Sorciere »
+                return " ".join(_capitalized(t) for t in tokens[spoken[start][1] :])
         return None
 
     def _named(self, text: str) -> list[Command]:

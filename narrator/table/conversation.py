@@ -62,6 +62,9 @@ class Conversation:
     stranger: Callable[[str], str | None] | None = None  # a first name heard that nobody at the table has
     # why a text not understood is refused, and what to say instead (« Harry » is a card): said for it
     refusal: Callable[[str], list[Line]] | None = None
+    # the refusal's lines end with where the answer stands (« 2 sur 9. »): said instead of the question again
+    refusal_asks: bool = False
+    refused: bool = False  # the last turn heard an answer `refusal` explained
     # the `typed_…` lines' examples from the game played (« Ana vote contre Ben » with two of its players)
     examples: Callable[[], dict[str, str]] = dict
 
@@ -103,7 +106,7 @@ class Conversation:
         self.voice.earcon("listen")  # the table knows when it may speak
         commands = self.hear(phase, self.listen_s, prefix, hint)
         if not commands:
-            return None
+            return [] if commands is not None and self.refused and self.refusal_asks else None
         self.voice.earcon("understood")
         kept = []
         for command in commands:
@@ -117,6 +120,7 @@ class Conversation:
         self, phase: str, timeout: float, prefix: str | None = None, hint: str | None = None
     ) -> list[Command] | None:
         """Listen once: None on silence (the clock then stands at the end of the turn)."""
+        self.refused = False
         if isinstance(self.ear, ShowsWhatToType):
             self.ear.expect(hint or self.typed(phase))
         start = self.clock.now()
@@ -141,6 +145,7 @@ class Conversation:
             name = self.stranger(heard.text) if self.stranger else None
             why = self.refusal(heard.text) if self.refusal else []
             if why:
+                self.refused = True
                 self.voice.tell(*why)
             elif name:  # « Zoé vote contre Max » at a table without Zoé: never read as another player
                 self.voice.tell(self.prompts.line("unknown_player", name=name))
