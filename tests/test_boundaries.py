@@ -106,7 +106,10 @@ def test_a_journal_no_one_may_write_is_refused_on_resume(tmp_path) -> None:
     "args, why",
     [
         (["check", "/dev/zero"], "/dev/zero : lecture impossible (ce n'est pas un fichier ordinaire"),
-        ([*POUDLARD[:-3], "--players", "Ana,Ben,Cleo,Dan", "--ear", "script:/dev/zero", "--no-wait"], "pas un fichier ordinaire"),
+        (
+            [*POUDLARD[:-3], "--players", "Ana,Ben,Cleo,Dan", "--ear", "script:/dev/zero", "--no-wait"],
+            "pas un fichier ordinaire",
+        ),
         ([*POUDLARD, "--players", "Ana,Ben,Cleo,Dan", "--voice", "zero.yaml"], "zero.yaml: profil de voix illisible"),
     ],
 )
