@@ -64,7 +64,7 @@ def test_the_vote_and_the_cards_prompt_their_own_answers(tmp_path: Path) -> None
     shown = prompts(run.stderr)
     assert "Un vote à la fois : « Ana vote contre Ben », ou « trois voix pour Ben »" in shown
     assert "La carte, par exemple « Mangemort »" in shown
-    assert shown.count("oui ou non") == 2
+    assert shown.count("oui ou non") == 3  # the votes, the cards, then the story offered at the end
 
 
 def test_the_one_night_prompts_show_this_games_cards_and_players(tmp_path: Path) -> None:

@@ -24,8 +24,9 @@ def streams(record: dict) -> dict[str, list[str]]:
     session, _, hub, _ = game(record, day(record))
     with Phones(hub, chooser(record)) as phones:
         session.run(narration(record))
+    # until the game is over: its end screen tells every card and the story, the same on every phone
     return {
-        seat: [json.dumps(screen_json(s, hub.seats), ensure_ascii=False) for s in shown]
+        seat: [json.dumps(screen_json(s, hub.seats), ensure_ascii=False) for s in shown if s.end is None]
         for seat, shown in phones.seen.items()
     }
 
