@@ -50,6 +50,7 @@ KINDS = {
     "G": "where that ballot goes (« va à »)",
     "Q": "que: « c'est contre Karim que Bérénice vote »",
     "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
+    "|": "ou: no command reads it, but « Ana ou Ben… je choisis Ben »",
     "-": "pas: no command reads it, but « pas Thibault, je choisis Gaëlle »",
     "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
@@ -75,6 +76,7 @@ DAY_TAGS = {
     "goes": "G",
     "object": "Q",
     "among": "I",
+    "or": "|",
     "not": "-",
 }
 # a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
@@ -110,7 +112,9 @@ def role_forms(
         for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *respell.get(game, {}).get(rid, ())):
             # « les deux francs-maçons »: the plural of a card the box holds several of
             several = (getattr(role, "copies", 1) or 1) > 1
-            for form in {said.lower(), plural(said.lower()) if several else said.lower()}:
+            forms = {said.lower(), plural(said.lower()) if several else said.lower()}
+            forms |= {f[:-3] + "ière" for f in forms if f.endswith("ier")}  # « la tannelière »
+            for form in forms:
                 out.setdefault(form, set()).add(rid)
     for rid in roles:  # 001, Adaptation: the card read with a finger
         symbol = symbol_of(game, rid)
@@ -249,5 +253,7 @@ def another_name(heard: str, seated: str) -> bool:
         return common >= len(short) - 1
     # one letter more: a sounded vowel is a syllable (« Hamida »); a mute « e », an « h », a letter
     # typed twice are slips (« Paulin » for Pauline, « Leah », « Hugoo »)
+    if not longer and common == len(short) - 1 and {short[-1], long[-1]} - set("aiouy") == {"e"}:
+        return short[-1] != long[-1]  # a mute « e » sounded as a vowel: « Romano » for Romane, a syllable
     extra = long[len(short)] if common == len(short) and longer == 1 else ""
     return extra in "aiouy" and extra != "" and extra != short[-1:]
