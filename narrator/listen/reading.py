@@ -82,7 +82,7 @@ class Reader:
     def _read_one(self, tags: list[Tag], phase: str) -> list[Command] | None:
         if not tags or any(t.kind in "!?" for t in tags):
             return None
-        copied = _copies(_one_card(tags))
+        copied = _copies(tags)
         if copied is None:
             return None
         tags = copied
@@ -220,11 +220,6 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
         else:
             return None  # the card alone, or « qui a copié » and no card: the table asks which
     return [t for t in out if t.kind != "P"]
-
-
-def _one_card(tags: list[Tag]) -> list[Tag]:
-    """A card said twice in a row is one card: a title and a name (« le directeur Dumbledore »)."""
-    return [t for i, t in enumerate(tags) if not (i and t.kind == "R" and tags[i - 1] == t)]
 
 
 def kinds_of(tags: Sequence[Tag]) -> str:

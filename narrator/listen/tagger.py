@@ -82,6 +82,8 @@ DAY_TAGS = {
 # a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
 # at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
 OTHER_NAME_LETTERS = 2
+# a card's alias that is a title alone (« le directeur »): also said before the card's name
+TITLES = frozenset({"directeur", "directrice", "professeur", "professeure"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +118,23 @@ def role_forms(
             forms |= {f[:-3] + "ière" for f in forms if f.endswith("ier")}  # « la tannelière »
             for form in forms:
                 out.setdefault(form, set()).add(rid)
+    for rids_forms in _by_role(out).values():  # « le directeur Dumbledore »: a title before the name
+        titles = {f for f in rids_forms if f.split()[-1] in TITLES}
+        for title in titles:
+            for form in rids_forms - titles:
+                out.setdefault(f"{title} {form}", set()).update(out[form])
     for rid in roles:  # 001, Adaptation: the card read with a finger
         symbol = symbol_of(game, rid)
         if symbol:
             out.setdefault(symbol, set()).add(rid)
+    return out
+
+
+def _by_role(forms: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for form, rids in forms.items():
+        if len(rids) == 1:
+            out.setdefault(next(iter(rids)), set()).add(form)
     return out
 
 
@@ -154,6 +169,10 @@ class Lexicon:
         put(doppel, Tag("D"), overwrite=True)
         for kind, tag in DAY_TAGS.items():  # after the cards: « voleur d'identité » is the Doppelgänger
             put(book.day_words.get(kind, ()), Tag(tag))
+        # a word both a link and a vote (« montre »: a card shown, a player shown with a finger) reads both ways
+        both = {tuple(words(w, book.spellings)) for w in book.day_words.get("vote", ())}
+        for key in both & {tuple(words(w, book.spellings)) for w in book.day_words.get("link", ())}:
+            lex[key] = [Tag("K"), Tag("V")]
         put(book.nobody, Tag("O"))
         foreign = {s for g in GAMES if g != game for s in role_forms(book, g)}
         put(foreign, Tag("!"))  # « loup » at a Poudlard table is a wrong card, not a word to skip
