@@ -198,7 +198,8 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
         if out and out[-1] == command and not FIELDS.get(command.command):
             continue
         if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time", "resume"):
-            out[-1] = command  # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »; « c'est bon, vas-y »
+            # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »; « c'est bon, vas-y »
+            out[-1] = command
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

@@ -58,8 +58,8 @@ _BLANK_FIRST = re.compile(rf"&?{_K}*B?{_K}*(?P<L>O)[K=B]*(?P<n>[#Z])B?[K=BE]*")
 _NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)S?[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
-# « Ana ou Ben… je choisis Ben »: the players hesitated between, then the choice
-_CHOOSE = re.compile(r"(?:IN(?:&?N)*|N(?:\|N)+|(?:-N)+)?[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
+# (« le chasseur tue Dan », « aucun »); « Ana ou Ben… je choisis Ben »: hesitated between, then chosen
+_CHOOSE = re.compile(r"(?:IN(?:&?N)*|N(?:\|N)+|(?:-N)+)?[K=VCR&]*(?P<T>[NOZ])[K=VC]*")
 
 Pattern = tuple[re.Pattern[str], Callable[[re.Match[str], Sequence[Tag], list[Command]], list[Command] | None]]
 
