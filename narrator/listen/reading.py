@@ -46,6 +46,8 @@ _CLEFT_NAME = re.compile(rf"&?{_K}*=(?P<T>N){_K}*Q{_K}*(?P<L>{_LIST}){_K}*V[K=E]
 _CLEFT_INVERTED = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=]*Q[K=]*V[K=]*(?P<L>{_LIST})[K=E]*")
 _CLEFT_TOPIC = re.compile(rf"&?{_K}*(?P<L>N)K*=(?P<T>N)K*QK*V[K=E]*")
 _CLEFT_BARE = re.compile(rf"&?{_K}*C(?P<T>[NO])=K*W?(?P<L>{_LIST})[K=E]*")
+# the vote's word after its target: « Yves montre Hugo du doigt », « Manon pointe Sarah du doigt »
+_POINTED = re.compile(rf"&?{_K}*(?P<L>N)[KV](?P<T>N)V[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »
 _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 _NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=BE]*(?P<n>[#Z])B?S?[K=BE]*")  # « … quatre aussi »
@@ -118,7 +120,7 @@ class Reader:
             return [Command("vote", voter=v, target=target) for v in _names(m, "L", tags)]
 
         units: list[Pattern] = [(_VOTE, vote), (_ABSTAIN, abstain), (_ALSO, _also("voter"))]
-        clefts = (_CLEFT, _CLEFT_NAME, _CLEFT_INVERTED, _CLEFT_TOPIC, _CLEFT_BARE)
+        clefts = (_CLEFT, _CLEFT_NAME, _CLEFT_INVERTED, _CLEFT_TOPIC, _CLEFT_BARE, _POINTED)
         units += [(p, turned) for p in (_PASSIVE, _BALLOT_OF, _OWN_BALLOT, *clefts)]
         return _segment(tags, units + [(_BARE, vote)] if bare else units)
 

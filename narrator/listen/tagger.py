@@ -169,10 +169,6 @@ class Lexicon:
         put(doppel, Tag("D"), overwrite=True)
         for kind, tag in DAY_TAGS.items():  # after the cards: « voleur d'identité » is the Doppelgänger
             put(book.day_words.get(kind, ()), Tag(tag))
-        # a word both a link and a vote (« montre »: a card shown, a player shown with a finger) reads both ways
-        both = {tuple(words(w, book.spellings)) for w in book.day_words.get("vote", ())}
-        for key in both & {tuple(words(w, book.spellings)) for w in book.day_words.get("link", ())}:
-            lex[key] = [Tag("K"), Tag("V")]
         put(book.nobody, Tag("O"))
         foreign = {s for g in GAMES if g != game for s in role_forms(book, g)}
         put(foreign, Tag("!"))  # « loup » at a Poudlard table is a wrong card, not a word to skip
