@@ -32,6 +32,12 @@ WEAK = frozenset({"pardon", "comment", "attends", "attendez", "continue", "conti
 WEAK |= frozenset({"erreur", "faux", "correction", "aide"})
 ASIDE_NOT = frozenset({"plus", "moins", "trop"})
 NEGATION = frozenset({"pas", "ne", "n", "jamais"})
+# a control said in the second person next to a seated name is said to that player (« vas-y Paul,
+# on t'écoute », « tu t'es trompé Hugo »); with a seated name anywhere, the voice's settings are about the
+# player (« trop fort Paul », « Romane parle trop vite »); « pause » is a noun, said to nobody
+SECOND_PERSON = frozenset({"tu", "t", "ta", "ton", "tes", "te", "toi", "vas"})
+VOICE = frozenset({"louder", "quieter", "slower", "faster"})
+NAMED = frozenset({("pause",)})
 OPENING = frozenset(
     {"attends", "attendez"}
 )  # weak, but a pause when they open a sentence that names nobody  # left aside, they would change what a setting says
@@ -64,7 +70,11 @@ class Controls:
             if command.command not in ("yes", "no") and " ".join(key) not in WEAK
         }
         # with a seated name in the sentence, a one-word control is said to that player (« arrête Paul »)
-        self.strong_long = {key: command for key, command in self.strong.items() if len(key) > 1}
+        self.strong_long = {
+            key: command
+            for key, command in self.strong.items()
+            if (len(key) > 1 or key in NAMED) and command.command not in VOICE
+        }
         self.names = {w for name in names for w in name}
         self.against = {w for said in book.day_words.get("against", ()) for w in words(said, book.spellings)}
         self.turns = {tuple(words(t, book.spellings)) for t in book.day_words.get("turns", ())} - {()}
@@ -121,6 +131,8 @@ class Controls:
                 command = strong.get(key) or self._more_time(key)
                 if not command and i == 0 and strong is self.strong and " ".join(key) in OPENING:
                     command = self.phrases.get(key)  # « attendez, on sonne à la porte »
+                if command and SECOND_PERSON.intersection(key) and self._next_to_name(heard, i, j):
+                    command = None
                 if command and not _negated(heard, i, j):
                     moves.append((j, aside, command))
             for j, cost, command in moves:
@@ -133,7 +145,16 @@ class Controls:
                 if len(best[j][1]) > _MAX_WAYS:
                     best[j] = (best[j][0], dict(list(best[j][1].items())[:_MAX_WAYS]))
         found = {folded(way): None for way in best[n][1] if way}
-        return list(next(iter(found))) if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        said = list(next(iter(found)))
+        if "nuit" in heard:  # « laisse plus de temps aux joueurs la nuit »: the night's waits
+            said = [Command("longer_waits") if c.command == "more_time" else c for c in said]
+        return said
+
+    def _next_to_name(self, heard: Sequence[str], start: int, end: int) -> bool:
+        # « Inès, vas-y, on t'écoute »: a few words before it, or right after
+        return any(w in self.names for w in (*heard[max(0, start - 3) : start], *heard[end : end + 1]))
 
     def _more_time(self, key: tuple[str, ...]) -> Command | None:
         # text2num leaves « neuf » a word after some words (« le débat de neuf minutes »)
@@ -176,8 +197,9 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     for command in way:
         if out and out[-1] == command and not FIELDS.get(command.command):
             continue
-        if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time"):
-            out[-1] = command  # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »
+        if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time", "resume"):
+            # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »; « c'est bon, vas-y »
+            out[-1] = command
             continue
         if out and out[-1].command == "no" and command.command in ("undo", "repeat"):
             out[-1] = command if command.command == "undo" else out[-1]  # « non pardon » is a no

@@ -35,13 +35,22 @@ _ALSO = re.compile(rf"&?{_K}*(?P<L>{_LIST}){_K}*S[K=E]*")
 # de Léa »), the ballot as subject (« la voix de Timothée va à Lou »), the cleft (« contre Karim
 # c'est Bérénice qui vote », « c'est Karim que Bérénice accuse »)
 _PASSIVE = re.compile(rf"&?{_K}*(?P<T>N){_K}*Y{_K}*(?P<L>{_LIST})[K=E]*")
-_BALLOT_OF = re.compile(rf"&?{_K}*W(?P<L>N(?:&K*N)*)K*[GC=]{_K}*(?P<T>[NO])[K=E]*")
-_OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N)K*WK*[GC=]{_K}*(?P<T>[NO])[K=E]*")
+# « mon vote à moi, Nadia, il va à Paul », « le vote de Paul, c'est contre Nadia »
+_BALLOT_OF = re.compile(rf"&?{_K}*W{_K}*(?P<L>N(?:&K*N)*)K*[GC=][K=GC]*(?P<T>[NO])[K=E]*")
+_OWN_BALLOT = re.compile(rf"&?{_K}*(?P<L>N)K*WK*[GC=][K=GC]*(?P<T>[NO])[K=E]*")
 _CLEFT = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=Q]*(?P<L>{_LIST})[K=Q]*V[K=E]*")
 _CLEFT_NAME = re.compile(rf"&?{_K}*=(?P<T>N){_K}*Q{_K}*(?P<L>{_LIST}){_K}*V[K=E]*")
+# the cleft's other orders: « c'est contre Hugo que vote Inès » (the verb before its voter), « Romane,
+# c'est Yves qu'elle désigne » (the voter said first), « contre Hugo c'est Nadia et Inès », « contre
+# Romane c'est le vote de Paul » (no verb: « contre » says it)
+_CLEFT_INVERTED = re.compile(rf"&?{_K}*C(?P<T>[NO])[K=]*Q[K=]*V[K=]*(?P<L>{_LIST})[K=E]*")
+_CLEFT_TOPIC = re.compile(rf"&?{_K}*(?P<L>N)K*=(?P<T>N)K*QK*V[K=E]*")
+_CLEFT_BARE = re.compile(rf"&?{_K}*C(?P<T>[NO])=K*W?(?P<L>{_LIST})[K=E]*")
+# the vote's word after its target: « Yves montre Hugo du doigt », « Manon pointe Sarah du doigt »
+_POINTED = re.compile(rf"&?{_K}*(?P<L>N)[KV](?P<T>N)V[K=E]*")
 # tally: count [voix] [contre] names; [contre] names [a eu] count [voix]; « personne contre Dan »
 _COUNT_FIRST = re.compile(rf"&?{_K}*(?P<n>[#Z])[K=BE]*C?[K=E]*(?P<L>{_AND_LIST})[K=E]*")
-_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=B]*(?P<n>[#Z])B?S?[K=BE]*")  # « … quatre aussi »
+_NAMES_FIRST = re.compile(rf"&?{_K}*C?{_K}*(?P<L>{_AND_LIST})[K=BE]*(?P<n>[#Z])B?S?[K=BE]*")  # « … quatre aussi »
 _NOBODY_AGAINST = re.compile(rf"&?{_K}*O[K=E]*C[K=E]*(?P<L>{_AND_LIST})[K=E]*")
 # blank votes (target null): « deux votes blancs », « blanc deux voix » (a count « pour personne »
 # is for no seated player: not understood)
@@ -51,7 +60,8 @@ _BLANK_FIRST = re.compile(rf"&?{_K}*B?{_K}*(?P<L>O)[K=B]*(?P<n>[#Z])B?[K=BE]*")
 _NAME_CARD = re.compile(rf"&?{_K}*(?P<L>{_AND_LIST})&?[K=#E]*(?P<R>R)S?[K=E]*")
 _CARD_NAME = re.compile(rf"&?[K=#]*(?P<R>R)K*=[K=]*(?P<L>{_AND_LIST})[K=E]*")
 # choose: one player, or nobody, among words of choosing
-_CHOOSE = re.compile(r"(?:IN(?:&?N)*|(?:-N)+)?[K=VCR&]*(?P<T>[NOZ])[K=VC]*")  # « le chasseur tue Dan », « aucun »
+# (« le chasseur tue Dan », « aucun »); « Ana ou Ben… je choisis Ben »: hesitated between, then chosen
+_CHOOSE = re.compile(r"(?:IN(?:&?N)*|N(?:\|N)+|(?:-N)+)?[K=VCR&]*(?P<T>[NOZ])[K=VC]*")
 
 Pattern = tuple[re.Pattern[str], Callable[[re.Match[str], Sequence[Tag], list[Command]], list[Command] | None]]
 
@@ -110,7 +120,8 @@ class Reader:
             return [Command("vote", voter=v, target=target) for v in _names(m, "L", tags)]
 
         units: list[Pattern] = [(_VOTE, vote), (_ABSTAIN, abstain), (_ALSO, _also("voter"))]
-        units += [(p, turned) for p in (_PASSIVE, _BALLOT_OF, _OWN_BALLOT, _CLEFT, _CLEFT_NAME)]
+        clefts = (_CLEFT, _CLEFT_NAME, _CLEFT_INVERTED, _CLEFT_TOPIC, _CLEFT_BARE, _POINTED)
+        units += [(p, turned) for p in (_PASSIVE, _BALLOT_OF, _OWN_BALLOT, *clefts)]
         return _segment(tags, units + [(_BARE, vote)] if bare else units)
 
     def _tallies(self, tags: Sequence[Tag]) -> list[Command] | None:
@@ -201,7 +212,8 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
             j += 1
         skipped = "".join(t.kind for t in tags[i + 1 : j])
         if j < len(tags) and tags[j].kind == "R":
-            if "&" in skipped and "P" not in skipped.split("&")[-1]:
+            told = "P" in skipped and "=" in skipped.split("&")[-1]  # « j'ai regardé la carte de Lou et c'était… »
+            if "&" in skipped and "P" not in skipped.split("&")[-1] and not told:
                 return None  # « … doppelgänger et (il a copié) la voyante »: the « et » needs its copy
             if len(tags[j].value) != 1:
                 return None

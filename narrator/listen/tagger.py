@@ -50,6 +50,7 @@ KINDS = {
     "G": "where that ballot goes (« va à »)",
     "Q": "que: « c'est contre Karim que Bérénice vote »",
     "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
+    "|": "ou: no command reads it, but « Ana ou Ben… je choisis Ben »",
     "-": "pas: no command reads it, but « pas Thibault, je choisis Gaëlle »",
     "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
@@ -75,11 +76,14 @@ DAY_TAGS = {
     "goes": "G",
     "object": "Q",
     "among": "I",
+    "or": "|",
     "not": "-",
 }
 # a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
 # at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
 OTHER_NAME_LETTERS = 2
+# a card's alias that is a title alone (« le directeur »): also said before the card's name
+TITLES = frozenset({"directeur", "directrice", "professeur", "professeure"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +114,27 @@ def role_forms(
         for said in (role.name, *book.roles.get(game, {}).get(rid, ()), *respell.get(game, {}).get(rid, ())):
             # « les deux francs-maçons »: the plural of a card the box holds several of
             several = (getattr(role, "copies", 1) or 1) > 1
-            for form in {said.lower(), plural(said.lower()) if several else said.lower()}:
+            forms = {said.lower(), plural(said.lower()) if several else said.lower()}
+            forms |= {f[:-3] + "ière" for f in forms if f.endswith("ier")}  # « la tannelière »
+            for form in forms:
                 out.setdefault(form, set()).add(rid)
+    for rids_forms in _by_role(out).values():  # « le directeur Dumbledore »: a title before the name
+        titles = {f for f in rids_forms if f.split()[-1] in TITLES}
+        for title in titles:
+            for form in rids_forms - titles:
+                out.setdefault(f"{title} {form}", set()).update(out[form])
     for rid in roles:  # 001, Adaptation: the card read with a finger
         symbol = symbol_of(game, rid)
         if symbol:
             out.setdefault(symbol, set()).add(rid)
+    return out
+
+
+def _by_role(forms: Mapping[str, set[str]]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for form, rids in forms.items():
+        if len(rids) == 1:
+            out.setdefault(next(iter(rids)), set()).add(form)
     return out
 
 
@@ -249,5 +268,7 @@ def another_name(heard: str, seated: str) -> bool:
         return common >= len(short) - 1
     # one letter more: a sounded vowel is a syllable (« Hamida »); a mute « e », an « h », a letter
     # typed twice are slips (« Paulin » for Pauline, « Leah », « Hugoo »)
+    if not longer and common == len(short) - 1 and {short[-1], long[-1]} - set("aiouy") == {"e"}:
+        return short[-1] != long[-1]  # a mute « e » sounded as a vowel: « Romano » for Romane, a syllable
     extra = long[len(short)] if common == len(short) and longer == 1 else ""
     return extra in "aiouy" and extra != "" and extra != short[-1:]
