@@ -500,7 +500,7 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[1:3] == [
         "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
-        "Ana avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
+        "Ana avait la carte loup-garou : le village gagne.",
     ]
     assert sum("Ben avait la carte chasseur" in text for text in said) == 1
 
