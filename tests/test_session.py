@@ -342,7 +342,21 @@ def test_a_resumed_game_says_where_it_is_as_a_classic_one_does() -> None:
     with pytest.raises(Stopped):
         session.run(narration, [ev.NightDone(), ev.Tick("debate", left=42.0)])
     texts = [t for _, _, t in speaker.heard]
-    assert texts[0] == "On reprend. Il reste 42 secondes."
+    assert texts[0] == "On reprend la partie. Il reste 42 secondes de débat."
+
+
+def test_a_resumed_night_closes_every_eye_before_its_call() -> None:
+    # ear.md 1: a resumed night must not wake a character while the table looks around; every game says
+    # it the same way (scripts/table.yaml `resumed_night`, the classic game's too)
+    in_play = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    narration = plan(session.script.announce, in_play, legend=False)
+    hermione = next(s for s in fake_render(narration.opening).segments if s.line_id == "hermione_wake")
+    with pytest.raises(Stopped):
+        session.run(narration, [ev.Tick("night", at=hermione.start_s + 3.0)])
+    heard = [(line, text) for _, line, text in speaker.heard]
+    assert heard[0][1] == "On reprend la partie. C'est la nuit : tout le monde ferme les yeux."
+    assert heard[1][0] == "hermione_wake"
 
 
 def test_progress_replays_the_journal() -> None:

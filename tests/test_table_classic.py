@@ -710,7 +710,7 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     journal.close()
     assert ending.record == RECORD
     lines = said(speaker)
-    assert "On reprend. Il reste 42 secondes." in lines
+    assert "On reprend la partie. Il reste 42 secondes de débat." in lines
     # day 1's debate goes on without its opening; day 2's opens as usual
     assert sum(line.startswith("Le village débat des suspects") for line in lines) == 1
 
@@ -889,3 +889,39 @@ def test_the_classic_demo_plays_a_whole_game_without_a_sound_card(tmp_path: Path
     assert lines[-1].endswith("le même résultat que « narrator resolve ».")
     pcm, rate = read_wav(tmp_path / "d.wav")
     assert len(pcm) / rate > 60
+
+
+def _cut_and_resume(tmp_path: Path, nights: int, voices: int) -> list[str]:
+    """A game cut after `nights` operator answers and `voices` spoken ones, resumed: what the table hears."""
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(HEADER, path)
+    session, _, _ = classic_table(NIGHTS[:nights], VOICES[:voices], journal)
+    with pytest.raises(EOFError):
+        session.run()
+    journal.close()
+    _, events, _ = read_journal(path)
+    journal, _ = Journal.resume(path)
+    resumed, speaker, _ = classic_table(NIGHTS[nights:], VOICES[voices:], journal)
+    ending = resumed.run(events)
+    journal.close()
+    assert ending.record == RECORD
+    return said(speaker)
+
+
+def test_a_night_resumed_closes_every_eye_before_its_call(tmp_path: Path) -> None:
+    # ear.md 1: « a resumed classic night calls a character with the table's eyes open »; every game resumes
+    # the same way (scripts/table.yaml `resumed_night`, as the one-night games)
+    lines = _cut_and_resume(tmp_path, 3, 0)  # cut in night 1, at the wolves' choice
+    assert lines[0] == "On reprend la partie. C'est la nuit : tout le monde ferme les yeux."
+    assert lines[1].lower().startswith("les loups-garous se réveillent")
+
+
+def test_a_day_resumed_says_where_it_is(tmp_path: Path) -> None:
+    # ear.md 1: « resumed at the captain's election: nothing said but the question again »
+    lines = _cut_and_resume(tmp_path, 5, 2)  # cut at the captain's election
+    assert lines[0] == "On reprend la partie, au jour 1."
+    assert lines[1].startswith("Élisez votre capitaine")
+    at = VOICES.index("dan vote contre personne")
+    lines = _cut_and_resume(tmp_path / "vote", 5, at)  # cut in day 1's vote, two ballots said
+    assert lines[0] == "On reprend la partie, pendant le vote."

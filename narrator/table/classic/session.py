@@ -83,6 +83,8 @@ class ClassicSession(Host):
         self._mute = 0  # how many of them the table has already heard
         self._open: int | None = None  # the night's call being made (an index of its calls)
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
+        self._back = False  # a game resumed from a journal, not yet told where it is
+        self.asking: Ask | None = None
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -90,6 +92,10 @@ class ClassicSession(Host):
         """From the start, or from a journal's events; « annule » replays all answers but the last one said
         aloud. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
+        # a game resumed from a journal that heard or answered something: the table is told where it is,
+        # once, before the first word said now (« annule » replays without it)
+        answers, _ = journaled(self.events)
+        self._back = bool(answers) or heard(self.events) > 0
         while True:
             try:
                 return self._play()
@@ -197,6 +203,7 @@ class ClassicSession(Host):
                 return self._check(ask, rule, event.value)
             except RecordError as exc:
                 raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
+        self._say_where(ask)
         if in_call:
             self._wake_again()
         while True:
@@ -354,7 +361,25 @@ class ClassicSession(Host):
             return False
         self._record(ev.Said(self._said))
         self._mute = self._said
+        self._say_where()
         return True
+
+    def _say_where(self, ask: Ask | None = None) -> None:
+        """« On reprend la partie. » and where it is, before a resumed game's first new word (`ask`: the
+        question about to be asked): at night, everyone's eyes closed before any call; in the day, the
+        vote in progress, or the day; the debate says its time left itself (ClassicDay.debate)."""
+        if not self._back:
+            return
+        self._back = False
+        voting = ask is not None and ask.key in ("votes", "revote", "second_votes")
+        if self.kind == "night" and not self._morning_said:
+            self.voice.tell(self.prompts.line("resumed_night"))
+        elif voting and ask is not None and ask.key == "votes" and self.number not in self._debated:
+            return  # « On reprend la partie. Il reste 3 minutes. »
+        elif voting:
+            self.voice.tell(self.prompts.line("resumed_vote"))
+        else:
+            self.voice.tell(self.prompts.line("resumed_day", number=self.number))
 
     def _heard(self, reason: Reason) -> None:
         """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
