@@ -925,3 +925,16 @@ def test_a_day_resumed_says_where_it_is(tmp_path: Path) -> None:
     at = VOICES.index("dan vote contre personne")
     lines = _cut_and_resume(tmp_path / "vote", 5, at)  # cut in day 1's vote, two ballots said
     assert lines[0] == "On reprend la partie, pendant le vote."
+
+
+def test_a_dead_player_refused_hears_why() -> None:
+    # ear.md 9: « Impossible de choisir Ugo. », « Ugo ne vote pas à ce vote. » said without their public reason
+    # (RULINGS thiercelieux 19: the table hears the public facts); Eva was devoured the first night
+    voices = list(VOICES)
+    voices.insert(voices.index("ana vote contre cleo"), "eva vote contre cleo")
+    voices.insert(voices.index("dan est élu capitaine"), "eva est élu capitaine")
+    session, speaker, _ = classic_table(NIGHTS, voices)
+    assert session.run().record == RECORD
+    lines = said(speaker)
+    assert "Pas Eva : plus en vie." in lines
+    assert "Eva n'est plus en vie : pas de voix." in lines
