@@ -359,6 +359,20 @@ def test_a_resumed_night_closes_every_eye_before_its_call() -> None:
     assert heard[1][0] == "hermione_wake"
 
 
+def test_physical_cards_are_dealt_and_looked_at_before_the_night() -> None:
+    # ear.md 4: « nobody is told to take and look at a card » before « Fermez tous les yeux »
+    in_play = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    with pytest.raises(Stopped):
+        session.run(plan(session.script.announce, in_play))
+    texts = [t for _, _, t in speaker.heard]
+    deal = texts.index(
+        "Distribuez une carte à chacun et posez les 3 autres au milieu, face cachée. "
+        "Regardez votre carte sans la montrer, puis reposez-la devant vous, face cachée."
+    )
+    assert deal < texts.index("Fermez tous les yeux.")
+
+
 def test_progress_replays_the_journal() -> None:
     from narrator.table.onenight.progress import progress
 

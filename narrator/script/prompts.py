@@ -17,6 +17,7 @@ from narrator.script.templates import fill, join_names, template_problems
 PLACEHOLDERS: dict[str, set[str]] = {
     "paused": set(),
     "resumed": {"time"},
+    "deal_cards": {"count"},
     "resumed_night": set(),
     "resumed_debate": {"time"},
     "resumed_vote": set(),

@@ -150,6 +150,9 @@ class Session(Host):
         starts = self._section_starts(plan)
         first = self._section_at(plan, starts, at)
         self._say_where(plan, first)
+        if first == 0:  # physical cards: the table deals and looks before the night (the phones deal themselves)
+            center = len(self.in_play) - len(self.players)
+            self.voice.tell(self.prompts.line("deal_cards", count=center))
         offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
         night = max(first, plan.night)  # the legend before it has no music
