@@ -139,6 +139,13 @@ def _said() -> list[tuple[str, str]]:
                     else:
                         aloud = type(rules)(rules.game, rules.roles, rules.options, said_as)
                         out.append((f"thiercelieux.reworded.{key}", classic.say(aloud, Reason(key, params))))
+    gestures = type(rules)(rules.game, rules.roles, rules.options, {**rules.texts, **narration.gestures})
+    for key in narration.gestures:  # the operator's gestures: he reads them, and may read them aloud to a player
+        for table in TABLES:
+            params = {f: _value(f, table, 2, "loup") for f in classic.PLACEHOLDERS[key]}
+            if "names" in params:
+                params["names"] = table
+            out.append((f"thiercelieux.gestures.{key}", classic.say(gestures, Reason(key, params))))
     classic_cards = [r.name for r in rules.roles.values()]
     for key, text in narration.asks.items():
         assert _fields(text) <= ASK_PLACEHOLDERS

@@ -938,3 +938,12 @@ def test_a_dead_player_refused_hears_why() -> None:
     lines = said(speaker)
     assert "Pas Eva : plus en vie." in lines
     assert "Eva n'est plus en vie : pas de voix." in lines
+
+
+def test_the_operator_is_told_what_to_show_not_only_what_the_voyante_learns() -> None:
+    # ear.md 5, RULINGS 24: the operator's screen gave « … : Ana a la carte loup-garou. » and no gesture;
+    # scripts/thiercelieux.yaml `gestures` says what he does for the character to learn it
+    session, _, operator = classic_table(NIGHTS, VOICES)
+    session.run()
+    seen = operator.shown.index("La voyante regarde la carte de son choix : Ana a la carte loup-garou.")
+    assert operator.shown[seen + 1] == "Montrez à la voyante la carte d'Ana."

@@ -37,7 +37,7 @@ from narrator.script.line import Line, Wait
 from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
-from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
+from narrator.table.classic.operator import OnScreen, Operator, OperatorUndo, typed_as
 from narrator.table.classic.replay import UNDO, debate_left, debated, heard, inputs, journaled
 from narrator.table.classic.told import record_of
 from narrator.table.epilogue import offer_story
@@ -392,6 +392,9 @@ class ClassicSession(Host):
         else:
             self._confided += 1
             self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))
+            gesture = self.narration.gestures.get(reason.key)
+            if gesture and not self._replay and isinstance(self.operator, OnScreen):  # phones tell it themselves
+                self.operator.show(say_aloud(self.rules, self.narration.gestures, reason))
 
     def _learners(self, reason: Reason) -> tuple[str, ...]:
         """Who learns a private sentence (the script's `confided`): the players who answered the question it
