@@ -171,7 +171,8 @@ class Session(Host):
         if not self._back:
             return
         self._back = False
-        self.voice.tell(self.prompts.line("resumed_night" if plan.night < section < plan.sections[-1] else "resumed_game"))
+        in_the_night = plan.night < section < plan.sections[-1]
+        self.voice.tell(self.prompts.line("resumed_night" if in_the_night else "resumed_game"))
 
     def _section_starts(self, plan: Plan) -> list[float]:
         """Where each section of the opening begins in its sound, in seconds (what the night's ticks note)."""
