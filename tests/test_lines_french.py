@@ -244,3 +244,18 @@ def test_the_checks_catch_what_the_table_heard() -> None:
     assert fill("La carte de {p}.", p="Ana") == "La carte d'Ana."
     assert fill("Le téléphone de {p} et celui de {q}.", p="Hugo", q="Harry") == "Le téléphone d'Hugo et celui de Harry."
     assert fill("{p} a le plus de voix.", p="Léa B.") == "Léa B. a le plus de voix."
+
+
+@pytest.mark.parametrize("game", ["onuw", "poudlard"])
+def test_every_legend_line_says_something_for_every_card(game: str) -> None:
+    # ear.md 7 and 21: « Doppelgänger : . » (a card without a camp), « symbole aucun »
+    announce = load_shipped(game).announce
+    lines = [step.text for step in announce.setup_steps(list(announce.legend)) if hasattr(step, "text")]
+    assert len(lines) > len(announce.legend)  # the intro, then a line per card
+    for line in lines:
+        assert not re.search(r":\s*[.,]|,\s*[,.]|symbole aucun", line), line
+    if game == "onuw":
+        assert "Doppelgänger : le camp de la carte copiée." in lines
+    else:
+        assert any(line.endswith(", sans symbole.") for line in lines)
+        assert any(", symbole Cœur." in line for line in lines)
