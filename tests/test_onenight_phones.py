@@ -371,7 +371,10 @@ def test_harrys_face_up_card_is_said_to_everyone_at_dawn() -> None:
     words = load_shipped("poudlard").phones
     assert words is not None
     face_up = words.visible.format(name="Cleo", card="Neville Londubat")
-    assert face_up in [t for _, _, t in speaker.heard]
+    heard = [(line, t) for _, line, t in speaker.heard]
+    at = [t for _, t in heard].index(face_up)
+    # ear.md 20: said once the eyes are open, before the debate's clock is given
+    assert heard[at - 1][0] == "day_start" and heard[at + 1][0].startswith("discussion_start")
     assert all(phones.hub.screen(seat).status.endswith(face_up) for seat in POUDLARD["players"])  # on every phone
 
 

@@ -237,10 +237,14 @@ class Session(Host):
         self.voice.night(False)
         phones.hub.public(night=False)
         self._day_status(phones)
-        self.voice.play(plan.opening[plan.sections[-1] :])
+        day = plan.opening[plan.sections[-1] :]
         face_up = self._face_up()
-        if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
+        if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it once the eyes
+            # are open (the day's first line), before the debate's clock is given
+            self.voice.play(day[:1])
             self.voice.tell(*face_up)
+            day = day[1:]
+        self.voice.play(day)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
 
