@@ -947,3 +947,17 @@ def test_the_operator_is_told_what_to_show_not_only_what_the_voyante_learns() ->
     session.run()
     seen = operator.shown.index("La voyante regarde la carte de son choix : Ana a la carte loup-garou.")
     assert operator.shown[seen + 1] == "Montrez à la voyante la carte d'Ana."
+
+
+def test_the_corbeaus_mark_is_said_before_the_debate() -> None:
+    # 003 Corbeau: « il désigne un joueur qui commencera le vote du lendemain avec deux voix contre lui »;
+    # ear.md 6: heard only at the count, after the debate had run without it
+    deal = ("loup", "corbeau", "villageois", "villageois", "villageois", "villageois", "villageois")
+    nights = [("loup", "Cleo"), ("corbeau", "Dan")]
+    session, speaker, _ = classic_table(nights, ["ana est élu capitaine", "oui", None, "on vote"], deal=deal)
+    with pytest.raises(EOFError):
+        session.run()
+    lines = said(speaker)
+    mark = lines.index("Le corbeau a désigné Dan : deux voix contre Dan compteront d'avance au vote.")
+    assert mark < next(i for i, line in enumerate(lines) if line.startswith("Le village débat"))
+    assert lines.index("La nuit a coûté la vie à Cleo, qui avait la carte villageois.") < mark

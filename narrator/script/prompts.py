@@ -18,6 +18,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "paused": set(),
     "resumed": {"time"},
     "deal_cards": {"count"},
+    "raven_marked": {"name"},
     "resumed_night": set(),
     "resumed_debate": {"time"},
     "resumed_vote": set(),

@@ -84,6 +84,8 @@ class ClassicSession(Host):
         self._open: int | None = None  # the night's call being made (an index of its calls)
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
         self._back = False  # a game resumed from a journal, not yet told where it is
+        self._raven: tuple[int, str] = (0, "")  # the day whose vote starts with the corbeau's two votes, and whom
+        self._living: tuple[str, ...] = ()
         self.asking: Ask | None = None
 
     # -- the whole game -------------------------------------------------------------------
@@ -138,6 +140,7 @@ class ClassicSession(Host):
         self._answerers = ()
         status = "status_night" if kind == "night" else "status_debate"
         self.operator.public(load_phone_prompts().text(status, number=number), state.living(), kind == "night")
+        self._living = tuple(state.living())  # who may still be marked by the corbeau when the day's debate begins
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -279,6 +282,11 @@ class ClassicSession(Host):
         """A vote said aloud, after the day's debate; a vote cut short goes on from the journal's ballots."""
         if ask.key == "votes" and self.number not in self._debated:
             left, self._debate_left = self._debate_left, None
+            day, marked = self._raven
+            if day == self.number and marked in self._living and left is None:
+                # 003: « il désigne un joueur qui commencera le vote du lendemain avec deux voix contre lui »:
+                # the table knows it before it debates (the votes are public at the count anyway)
+                self.voice.tell(self.prompts.line("raven_marked", name=marked))
             self.day.debate(self.number, self.minutes or self.narration.minutes, left)
         if not ask.ballots:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
             return {}
@@ -390,6 +398,8 @@ class ClassicSession(Host):
             if self._aloud():
                 self.voice.tell(Line(reason.key + "*", self._last_said))
         else:
+            if reason.key == "raven":  # said before the next debate (`_ballots`), not only at the count
+                self._raven = (self.number, str(reason.params.get("name")))  # night N, then day N
             self._confided += 1
             self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))
             gesture = self.narration.gestures.get(reason.key)
