@@ -449,7 +449,8 @@ def test_a_game_killed_mid_night_resumes_at_its_call_without_asking_again(cut_af
     asked = {(seat, said[q.text]) for seat, q, _ in phones.answered if not q.decoy and q.form is not Form.TAP}
     assert not {(p, {"look_center": "look"}.get(k, k)) for p, k in asked} & kept  # nothing answered asked again
     heard = [line for _, line, _ in speaker.heard]
-    assert heard[0] == restarts_at and heard.count(restarts_at) == 1  # the call it was in, said once
+    assert heard[0] == "resumed_night"  # « On reprend la partie. C'est la nuit : tout le monde ferme les yeux. »
+    assert heard[1] == restarts_at and heard.count(restarts_at) == 1  # the call it was in, said once
     expected = secrets_of(ONUW)
     for seat in ONUW["players"]:
         assert sorted(hub.screen(seat).secrets) == sorted(expected.get(seat, []))
