@@ -18,6 +18,7 @@ from narrator.script.onenight.announce import Announcements
 from narrator.script.onenight.phone_words import PhoneWords
 from narrator.script.onenight.script import load_shipped
 from narrator.script.prompts import PHONE_PLACEHOLDERS, PLACEHOLDERS, Prompts, load_phone_prompts, load_prompts
+from narrator.script.story_words import STORY_PLACEHOLDERS, load_story_words
 
 # prompts said only inside another sentence (« et », « personne », what « annule » takes back)
 FRAGMENTS = frozenset({"and", "nobody", "not_a_target", "undo_start_vote", "undo_vote", "undo_cards"})
@@ -72,6 +73,7 @@ def fixed_lines(game: str, in_play: Iterable[str] | None = None) -> tuple[Line, 
     said = NOT_SAID[family]
     lines += prompt_lines(load_prompts(), PLACEHOLDERS, said)
     lines += prompt_lines(load_phone_prompts(), PHONE_PLACEHOLDERS, said)
+    lines += prompt_lines(load_story_words().prompts, STORY_PLACEHOLDERS, said)  # the end: the story offered
     return unique(lines)
 
 
