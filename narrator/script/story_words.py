@@ -90,6 +90,15 @@ class StoryWords:
     def join(self, parts: Sequence[str]) -> str:
         return self.prompts.join(list(parts))
 
+    def ballots(self, ballots: Sequence[tuple[str, str | None]]) -> str:
+        """« Au vote, Ana a voté contre Ben, Ben contre Cleo et Cleo contre personne. » (both families)"""
+        clauses = []
+        for i, (voter, target) in enumerate(ballots):
+            kind = "blank" if target is None else "ballot"
+            params = {"voter": voter} if target is None else {"voter": voter, "target": target}
+            clauses.append(self.text(f"{kind}_first" if i == 0 else f"{kind}_next", **params))
+        return self.text("ballots", ballots=self.join(clauses))
+
     def number(self, n: int) -> str:
         """A count in words (« deux »), the feminine « une » (« une voix »); digits beyond twenty."""
         words = str(self.texts["numbers"]).split()

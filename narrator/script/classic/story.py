@@ -67,11 +67,4 @@ def _ballots(w: StoryWords, ballots: object) -> list[str]:
     """« Au vote, Ana a voté contre Ben, Ben contre Cleo et Cleo contre personne. »"""
     if not isinstance(ballots, Mapping) or not ballots:
         return []
-    clauses = []
-    for i, (voter, target) in enumerate(ballots.items()):
-        first = i == 0
-        if target is None:
-            clauses.append(w.text("blank_first" if first else "blank_next", voter=voter))
-        else:
-            clauses.append(w.text("ballot_first" if first else "ballot_next", voter=voter, target=target))
-    return [w.text("ballots", ballots=w.join(clauses))]
+    return [w.ballots(list(ballots.items()))]

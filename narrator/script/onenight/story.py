@@ -96,15 +96,7 @@ def _cards_held(rules: Ruleset, w: StoryWords, players: Sequence[str], cards: Se
 def _votes(w: StoryWords, told: Told) -> list[str]:
     """Each ballot when every one is known, else the votes each player received."""
     if all(p in told.pointing for p in told.players):
-        clauses = []
-        for i, voter in enumerate(told.players):
-            target = told.pointing[voter]
-            first = i == 0
-            if target is None:
-                clauses.append(w.text("blank_first" if first else "blank_next", voter=voter))
-            else:
-                clauses.append(w.text("ballot_first" if first else "ballot_next", voter=voter, target=target))
-        return [w.text("ballots", ballots=w.join(clauses))]
+        return [w.ballots([(voter, told.pointing[voter]) for voter in told.players])]
     got = [(p, told.counts[p]) for p in told.players if told.counts.get(p)]
     out = []
     if got:
