@@ -262,13 +262,11 @@ def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_wit
     table = CommandLine(tmp_path, [*args, "--journal", str(journal)], journal)
     by_name = {r.name[:1].upper() + r.name[1:]: rid for rid, r in load_classic().roles.items()}
     card: dict[str, str] = {}  # each seat's card, as its own phone shows it
-    decoys = {load_phone_prompts().text(k) for k in ("phone_decoy_one", "phone_decoy_pair", "phone_decoy_some", "phone_decoy_yes_no")}  # fmt: skip
 
     def choose(seat: str, question: dict) -> object:
+        # a decoy looks like the real call (its words and form): each seat answers as its card would
         values = [c["value"] for c in question["choices"]]
         form = question["form"]
-        if question["text"] in decoys:
-            return True if form == "yes_no" else values[: 2 if form == "pair" else 1] if form in ("pair", "some") else values[0]  # fmt: skip
         while len(card) < len(players):  # every phone has read its card before the first call
             time.sleep(0.01)
         wolves = [p for p in players if card[p] == "loup"]
@@ -277,7 +275,12 @@ def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_wit
             "loup": next(p for p in players if card[p] == "villageois"),
             "sorciere": wolves[0],
         }
-        return False if form == "yes_no" else touches.get(card[seat], values[0] if values else None)
+        mine = touches.get(card[seat])
+        if form == "yes_no":
+            return False
+        if form in ("pair", "some"):
+            return mine if isinstance(mine, list) else values[: 2 if form == "pair" else 1]
+        return mine if mine in values else values[0] if values else None
 
     phones = SeatedPhones(table.port)
     tokens = {seat: phones.sit(seat) for seat in players}
@@ -335,7 +338,13 @@ def test_a_classic_game_of_eight_is_set_up_by_voice_and_played_on_the_phones_wit
     result = resolve_record(record)
     villager = next(p for p in players if card[p] == "villageois")
     assert result["camp"] == "village" and result["dead"] == [villager, wolves[0], wolves[1]]
-    assert heard[-2] == "Le village n'a plus d'ennemi en vie : le village gagne."
+    # the verdict, its winners (the dead villager too), then the offer of the story
+    village = [p for p in players if p not in wolves]
+    assert heard[-4:-1] == [
+        "Le village n'a plus d'ennemi en vie : le village gagne.",
+        f"{', '.join(village[:-1])} et {village[-1]} gagnent.",
+        "Voulez-vous l'histoire de la partie ?",
+    ]
 
 
 # --- every answer kept, every choice said (issue 23, point 4) ------------------------------------------
