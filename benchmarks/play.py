@@ -6,7 +6,9 @@ Prints, as it goes:
   the machine idle, then under load;
 - the worst pause error over a played Poudlard night: every silence between two stretches of
   speech in the recording against the timeline (goal ≤ 20 ms), idle and while `--busy` processes
-  (default 2, one per core here) spin on the CPU, and how many times the sound card ran dry.
+  (default 2, one per core here) spin on the CPU, and how many times the sound card ran dry;
+- how late `play()` returns after its audio's duration (the tests check only that it never returns
+  before: a loaded machine delays the return, which a test cannot tell from a fault).
 
 The night is recorded by `parec` (its own process, PulseAudio's buffers), not by a Python callback in
 this process: a recorder starved by the load would lose samples and show errors the speaker never made.
@@ -126,9 +128,9 @@ def first_samples(env: dict, folder: Path, runs: int, label: str) -> None:
     )
 
 
-def worst_pause_error(env: dict) -> tuple[float, float, int, int, float, int]:
+def worst_pause_error(env: dict) -> tuple[float, float, int, int, float, int, float]:
     """Over a played night: the worst pause error, the worst shift from the timeline, the silences compared,
-    the passages split by a gap, the seconds played and the speaker's underflows."""
+    the passages split by a gap, the seconds played, the speaker's underflows and how late play() returned."""
     from narrator.script.onenight.script import load_shipped
     from narrator.table.onenight.announcer import plan
     from narrator.voice import MARGIN_S, Renderer, SoundDeviceSpeaker
@@ -142,7 +144,9 @@ def worst_pause_error(env: dict) -> tuple[float, float, int, int, float, int]:
         try:
             time.sleep(0.3)
             with SoundDeviceSpeaker() as speaker:
+                started = time.monotonic()
                 speaker.play(rendered)
+                late = time.monotonic() - started - rendered.duration_s
                 underflows = speaker.underflows
             time.sleep(0.5)
         finally:
@@ -174,16 +178,17 @@ def worst_pause_error(env: dict) -> tuple[float, float, int, int, float, int]:
         len(found) - len(expected),
         rendered.duration_s,
         underflows,
+        late,
     )
 
 
 def pauses(env: dict, label: str) -> None:
-    worst, shift, count, split, length, underflows = worst_pause_error(env)
+    worst, shift, count, split, length, underflows, late = worst_pause_error(env)
     print(
         f"nuit de Poudlard jouée, {label} ({length:.0f} s, {count} silences) : pire erreur de pause"
         f" {worst * 1000:.1f} ms (objectif ≤ 20 ms), pire décalage sur la ligne de temps {shift * 1000:.0f} ms ;"
         f" la carte son à sec {underflows} fois, {split} passages coupés (silences mesurés par l'énergie,"
-        " trames de 5 ms)",
+        f" trames de 5 ms) ; play() rendu {late * 1000:.0f} ms après la durée de son audio",
         flush=True,
     )
 

@@ -141,6 +141,15 @@ SCRIPT = [Pause(0.3), Say("nuit", "Tout le monde ferme les yeux."), Pause(0.8), 
 BED_RMS = 20.0  # the bed's level in the test, in int16 steps: clearly heard, under the speech finder's threshold
 
 
+def recorded(chunks: list[bytes], seconds: float) -> None:
+    """Wait until the recording holds `seconds` more of sound (int16 mono at RATE)."""
+    wanted = sum(map(len, chunks)) + round(seconds * RATE) * 2
+    deadline = time.monotonic() + 60 + seconds * 10
+    while sum(map(len, chunks)) < wanted:
+        assert time.monotonic() < deadline, "the sink stopped recording"
+        time.sleep(0.02)
+
+
 def test_through_the_speaker_the_bed_is_heard_between_plays_and_the_speech_keeps_its_time(audio_server, tmp_path: Path):
     import sounddevice as sd
 
@@ -160,11 +169,12 @@ def test_through_the_speaker_the_bed_is_heard_between_plays_and_the_speech_keeps
         sd.RawInputStream(samplerate=RATE, channels=1, dtype="int16", callback=record),
     ):
         bed.night(True)
-        time.sleep(FADE_S + 0.5)  # the bed fades in with nothing to play: filled by the speaker alone
+        # waits counted in recorded samples (the sink's clock), not the wall clock a loaded machine stretches
+        recorded(chunks, FADE_S + 1.2)  # the bed fades in with nothing to play: filled by the speaker alone
         speaker.play(rendered)
-        time.sleep(1.5)  # the table is listened to: the bed goes on
+        recorded(chunks, 1.5)  # the table is listened to: the bed goes on
         speaker.play(rendered)
-        time.sleep(0.3)
+        recorded(chunks, 0.3)
         underflows = speaker.underflows
     heard = np.frombuffer(b"".join(chunks), dtype="<i2")
 

@@ -116,15 +116,21 @@ def test_playback_is_gapless_and_follows_the_timeline(speaker, tmp_path: Path):
     assert max(errors) < TOLERANCE_S
     assert missing == []
     assert speaker.underflows == 0
-    assert rendered.duration_s <= played_s < rendered.duration_s + 0.3
+    # never before its audio was heard; how soon after is a figure of benchmarks/play.py (a loaded
+    # machine delays the return, not the sound)
+    assert played_s >= rendered.duration_s
 
 
-def test_each_play_returns_when_heard(speaker, tmp_path: Path):
+def test_each_play_returns_once_its_audio_is_heard(speaker, tmp_path: Path):
+    """Never before, and after all that was queued before it with start() (how soon after is a figure
+    of benchmarks/play.py, not a test: a loaded machine delays the return, not the sound)."""
     rendered = Renderer(find_profile("fr"), tmp_path).render(SCRIPT[:2])
-    for _ in range(2):
+    for queued in (0, 1):
+        for _ in range(queued):
+            assert speaker.start(rendered)
         started = time.monotonic()
         speaker.play(rendered)
-        assert rendered.duration_s <= time.monotonic() - started < rendered.duration_s + 0.3
+        assert time.monotonic() - started >= (1 + queued) * rendered.duration_s
 
 
 def test_unknown_device_falls_back_to_the_console_with_a_french_sentence():
