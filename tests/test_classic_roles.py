@@ -187,9 +187,7 @@ def test_the_angel_devoured_the_first_night_wins_alone_and_ends_the_game() -> No
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "villageois", "Dan": "villageois", "Eva": "villageois"}
     out = game(deal, night(loup="Ana"))
     assert out["camp"] == "ange" and out["winners"] == ["Ana"]
-    assert (
-        "Dès le début de la partie, le village élimine Ana, qui avait la carte ange : l'ange gagne seul." in out["why"]
-    )
+    assert "Ana, qui avait la carte ange, meurt dès le début de la partie : l'ange gagne seul." in out["why"]
     # poisoned, he is not devoured: no win; after day 1's vote he is a simple villager (RULINGS 15)
     deal = {"Ana": "ange", "Ben": "loup", "Cleo": "sorciere", "Dan": "villageois", "Eva": "villageois"}
     votes = {"Ben": "Cleo", "Cleo": "Ben", "Eva": "Ben"}

@@ -42,7 +42,7 @@ def test_resolve_prints_the_documented_example() -> None:
     assert set(first["winners"]) == {"Ana", "Dan", "Eva"}
     assert first["why"][:2] == [
         "Égalité à 2 voix entre Ben et Cleo, qui meurent.",
-        "Cleo avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
+        "Cleo avait la carte loup-garou : le village gagne.",
     ]
 
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from narrator.app.startup import script_version
 from narrator.rules.phase import PhaseId
+from narrator.script.prompts import load_prompts
 from narrator.script.story_words import load_story_words
 from narrator.table import events as ev
 from narrator.table.journal import Journal, JournalError, read_journal
@@ -107,6 +108,9 @@ def test_a_version_2_journal_resumed_says_what_version_2_said(tmp_path, name) ->
     story = load_story_words()
     assert heard[-2:] == [story.text("offer"), story.text("no_story")]
     heard = heard[:-2]
+    # and, new since version 3, where the resumed game is (scripts/table.yaml `resumed_vote`)
+    assert heard[0] == load_prompts().text("resumed_vote")
+    heard = heard[1:]
     assert run.returncode == 0 and heard == (JOURNALS / f"{name}.heard.txt").read_text(encoding="utf-8").splitlines()
     # the scripts' warning exactly when they changed: thiercelieux's texts gained the classic reasons'
     # wording since, Poudlard's its cards' texts and the phones' words

@@ -139,6 +139,13 @@ def _said() -> list[tuple[str, str]]:
                     else:
                         aloud = type(rules)(rules.game, rules.roles, rules.options, said_as)
                         out.append((f"thiercelieux.reworded.{key}", classic.say(aloud, Reason(key, params))))
+    gestures = type(rules)(rules.game, rules.roles, rules.options, {**rules.texts, **narration.gestures})
+    for key in narration.gestures:  # the operator's gestures: he reads them, and may read them aloud to a player
+        for table in TABLES:
+            params = {f: _value(f, table, 2, "loup") for f in classic.PLACEHOLDERS[key]}
+            if "names" in params:
+                params["names"] = table
+            out.append((f"thiercelieux.gestures.{key}", classic.say(gestures, Reason(key, params))))
     classic_cards = [r.name for r in rules.roles.values()]
     for key, text in narration.asks.items():
         assert _fields(text) <= ASK_PLACEHOLDERS
@@ -237,3 +244,18 @@ def test_the_checks_catch_what_the_table_heard() -> None:
     assert fill("La carte de {p}.", p="Ana") == "La carte d'Ana."
     assert fill("Le téléphone de {p} et celui de {q}.", p="Hugo", q="Harry") == "Le téléphone d'Hugo et celui de Harry."
     assert fill("{p} a le plus de voix.", p="Léa B.") == "Léa B. a le plus de voix."
+
+
+@pytest.mark.parametrize("game", ["onuw", "poudlard"])
+def test_every_legend_line_says_something_for_every_card(game: str) -> None:
+    # ear.md 7 and 21: « Doppelgänger : . » (a card without a camp), « symbole aucun »
+    announce = load_shipped(game).announce
+    lines = [step.text for step in announce.setup_steps(list(announce.legend)) if hasattr(step, "text")]
+    assert len(lines) > len(announce.legend)  # the intro, then a line per card
+    for line in lines:
+        assert not re.search(r":\s*[.,]|,\s*[,.]|symbole aucun", line), line
+    if game == "onuw":
+        assert "Doppelgänger : le camp de la carte copiée." in lines
+    else:
+        assert any(line.endswith(", sans symbole.") for line in lines)
+        assert any(", symbole Cœur." in line for line in lines)

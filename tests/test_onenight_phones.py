@@ -371,7 +371,10 @@ def test_harrys_face_up_card_is_said_to_everyone_at_dawn() -> None:
     words = load_shipped("poudlard").phones
     assert words is not None
     face_up = words.visible.format(name="Cleo", card="Neville Londubat")
-    assert face_up in [t for _, _, t in speaker.heard]
+    heard = [(line, t) for _, line, t in speaker.heard]
+    at = [t for _, t in heard].index(face_up)
+    # ear.md 20: said once the eyes are open, before the debate's clock is given
+    assert heard[at - 1][0] == "day_start" and heard[at + 1][0].startswith("discussion_start")
     assert all(phones.hub.screen(seat).status.endswith(face_up) for seat in POUDLARD["players"])  # on every phone
 
 
@@ -446,7 +449,8 @@ def test_a_game_killed_mid_night_resumes_at_its_call_without_asking_again(cut_af
     asked = {(seat, said[q.text]) for seat, q, _ in phones.answered if not q.decoy and q.form is not Form.TAP}
     assert not {(p, {"look_center": "look"}.get(k, k)) for p, k in asked} & kept  # nothing answered asked again
     heard = [line for _, line, _ in speaker.heard]
-    assert heard[0] == restarts_at and heard.count(restarts_at) == 1  # the call it was in, said once
+    assert heard[0] == "resumed_night"  # « On reprend la partie. C'est la nuit : tout le monde ferme les yeux. »
+    assert heard[1] == restarts_at and heard.count(restarts_at) == 1  # the call it was in, said once
     expected = secrets_of(ONUW)
     for seat in ONUW["players"]:
         assert sorted(hub.screen(seat).secrets) == sorted(expected.get(seat, []))

@@ -342,7 +342,35 @@ def test_a_resumed_game_says_where_it_is_as_a_classic_one_does() -> None:
     with pytest.raises(Stopped):
         session.run(narration, [ev.NightDone(), ev.Tick("debate", left=42.0)])
     texts = [t for _, _, t in speaker.heard]
-    assert texts[0] == "On reprend. Il reste 42 secondes."
+    assert texts[0] == "On reprend la partie. Il reste 42 secondes de débat."
+
+
+def test_a_resumed_night_closes_every_eye_before_its_call() -> None:
+    # ear.md 1: a resumed night must not wake a character while the table looks around; every game says
+    # it the same way (scripts/table.yaml `resumed_night`, the classic game's too)
+    in_play = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    narration = plan(session.script.announce, in_play, legend=False)
+    hermione = next(s for s in fake_render(narration.opening).segments if s.line_id == "hermione_wake")
+    with pytest.raises(Stopped):
+        session.run(narration, [ev.Tick("night", at=hermione.start_s + 3.0)])
+    heard = [(line, text) for _, line, text in speaker.heard]
+    assert heard[0][1] == "On reprend la partie. C'est la nuit : tout le monde ferme les yeux."
+    assert heard[1][0] == "hermione_wake"
+
+
+def test_physical_cards_are_dealt_and_looked_at_before_the_night() -> None:
+    # ear.md 4: « nobody is told to take and look at a card » before « Fermez tous les yeux »
+    in_play = ["mangemort", "mangemort", "hermione", "sirius", "eleve", "eleve"]
+    session, speaker, _ = table("poudlard", ["Ana", "Ben", "Chloé"], in_play, ["stop", "oui"])
+    with pytest.raises(Stopped):
+        session.run(plan(session.script.announce, in_play))
+    texts = [t for _, _, t in speaker.heard]
+    deal = texts.index(
+        "Distribuez une carte à chacun et posez les 3 autres au milieu, face cachée. "
+        "Regardez votre carte sans la montrer, puis reposez-la devant vous, face cachée."
+    )
+    assert deal < texts.index("Fermez tous les yeux.")
 
 
 def test_progress_replays_the_journal() -> None:
@@ -500,7 +528,7 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[1:3] == [
         "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
-        "Ana avait la carte loup-garou : le village gagne, pour qui est encore en vie.",
+        "Ana avait la carte loup-garou : le village gagne.",
     ]
     assert sum("Ben avait la carte chasseur" in text for text in said) == 1
 

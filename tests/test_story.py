@@ -61,10 +61,10 @@ def test_every_card_is_turned_face_up_after_the_verdict_and_who_changed_card_is_
     assert lines[verdict_end + 1 : verdict_end + 9] == [
         "Retournez vos cartes : voici la carte de chacun à la fin de la nuit.",
         # the voleur Dan took Ana's card; the Doppelgänger Ben copied the voyante
-        "Ana a commencé loup-garou et finit voleur.",
-        "Ben a commencé Doppelgänger et finit Doppelgänger-voyante.",
+        "Ana : loup-garou au début de la nuit, voleur à la fin.",
+        "Ben : Doppelgänger au début de la nuit, Doppelgänger-voyante à la fin.",
         "Cleo garde sa carte : voyante.",
-        "Dan a commencé voleur et finit loup-garou.",
+        "Dan : voleur au début de la nuit, loup-garou à la fin.",
         "Eva garde sa carte : insomniaque.",
         "Fay garde sa carte : chasseur.",
         "Au milieu : loup-garou, merdeux et villageois.",
@@ -113,7 +113,7 @@ def test_the_story_of_a_phone_game_tells_each_action_in_the_order_of_the_night()
             "Au vote, Ana a voté contre Dan, Ben contre Dan, Cleo contre Dan, Dan contre Ana, Eva contre Dan et Fay"
             " contre Dan.",
             *resolve_record(ONUW)["why"],
-            "Dan a commencé voleur et finit loup-garou.",
+            "Dan : voleur au début de la nuit, loup-garou à la fin.",
             WORDS.text("story_end"),
         ],
     )
@@ -166,7 +166,7 @@ def test_raconte_la_partie_before_the_end_is_refused_and_the_game_goes_on() -> N
         ending = session.run(narration(ONUW))
     lines = heard(speaker)
     assert WORDS.text("story_later") in lines[: lines.index(OFFER)]
-    assert not any("a commencé" in line for line in lines[: lines.index(resolve_record(ONUW)["why"][0])])
+    assert not any("au début de la nuit," in line for line in lines[: lines.index(resolve_record(ONUW)["why"][0])])
     assert ending.winners == resolve_record(ONUW)["winners"]
 
 
@@ -231,7 +231,7 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
     session, speaker, _ = table(record["ruleset"], players, in_play, answers)
     session.run(plan(session.script.announce, in_play, minutes=5))
     lines = heard(speaker)
-    assert not any("a commencé" in line or "garde sa carte" in line for line in lines)  # the deal is unknown
+    assert not any("au début de la nuit," in line or "garde sa carte" in line for line in lines)  # the deal is unknown
     story = lines[lines.index(OFFER) + 1 :]
     assert story == [
         "L'histoire de la partie.",

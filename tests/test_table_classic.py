@@ -710,7 +710,7 @@ def test_a_debate_cut_short_resumes_with_the_time_it_had_left(tmp_path: Path) ->
     journal.close()
     assert ending.record == RECORD
     lines = said(speaker)
-    assert "On reprend. Il reste 42 secondes." in lines
+    assert "On reprend la partie. Il reste 42 secondes de débat." in lines
     # day 1's debate goes on without its opening; day 2's opens as usual
     assert sum(line.startswith("Le village débat des suspects") for line in lines) == 1
 
@@ -889,3 +889,75 @@ def test_the_classic_demo_plays_a_whole_game_without_a_sound_card(tmp_path: Path
     assert lines[-1].endswith("le même résultat que « narrator resolve ».")
     pcm, rate = read_wav(tmp_path / "d.wav")
     assert len(pcm) / rate > 60
+
+
+def _cut_and_resume(tmp_path: Path, nights: int, voices: int) -> list[str]:
+    """A game cut after `nights` operator answers and `voices` spoken ones, resumed: what the table hears."""
+    tmp_path.mkdir(exist_ok=True)
+    path = tmp_path / "partie.jsonl"
+    journal = Journal.create(HEADER, path)
+    session, _, _ = classic_table(NIGHTS[:nights], VOICES[:voices], journal)
+    with pytest.raises(EOFError):
+        session.run()
+    journal.close()
+    _, events, _ = read_journal(path)
+    journal, _ = Journal.resume(path)
+    resumed, speaker, _ = classic_table(NIGHTS[nights:], VOICES[voices:], journal)
+    ending = resumed.run(events)
+    journal.close()
+    assert ending.record == RECORD
+    return said(speaker)
+
+
+def test_a_night_resumed_closes_every_eye_before_its_call(tmp_path: Path) -> None:
+    # ear.md 1: « a resumed classic night calls a character with the table's eyes open »; every game resumes
+    # the same way (scripts/table.yaml `resumed_night`, as the one-night games)
+    lines = _cut_and_resume(tmp_path, 3, 0)  # cut in night 1, at the wolves' choice
+    assert lines[0] == "On reprend la partie. C'est la nuit : tout le monde ferme les yeux."
+    assert lines[1].lower().startswith("les loups-garous se réveillent")
+
+
+def test_a_day_resumed_says_where_it_is(tmp_path: Path) -> None:
+    # ear.md 1: « resumed at the captain's election: nothing said but the question again »
+    lines = _cut_and_resume(tmp_path, 5, 2)  # cut at the captain's election
+    assert lines[0] == "On reprend la partie, au jour 1."
+    assert lines[1].startswith("Élisez votre capitaine")
+    at = VOICES.index("dan vote contre personne")
+    lines = _cut_and_resume(tmp_path / "vote", 5, at)  # cut in day 1's vote, two ballots said
+    assert lines[0] == "On reprend la partie, pendant le vote."
+
+
+def test_a_dead_player_refused_hears_why() -> None:
+    # ear.md 9: « Impossible de choisir Ugo. », « Ugo ne vote pas à ce vote. » said without their public reason
+    # (RULINGS thiercelieux 19: the table hears the public facts); Eva was devoured the first night
+    voices = list(VOICES)
+    voices.insert(voices.index("ana vote contre cleo"), "eva vote contre cleo")
+    voices.insert(voices.index("dan est élu capitaine"), "eva est élu capitaine")
+    session, speaker, _ = classic_table(NIGHTS, voices)
+    assert session.run().record == RECORD
+    lines = said(speaker)
+    assert "Pas Eva : plus en vie." in lines
+    assert "Eva n'est plus en vie : pas de voix." in lines
+
+
+def test_the_operator_is_told_what_to_show_not_only_what_the_voyante_learns() -> None:
+    # ear.md 5, RULINGS 24: the operator's screen gave « … : Ana a la carte loup-garou. » and no gesture;
+    # scripts/thiercelieux.yaml `gestures` says what he does for the character to learn it
+    session, _, operator = classic_table(NIGHTS, VOICES)
+    session.run()
+    seen = operator.shown.index("La voyante regarde la carte de son choix : Ana a la carte loup-garou.")
+    assert operator.shown[seen + 1] == "Montrez à la voyante la carte d'Ana."
+
+
+def test_the_corbeaus_mark_is_said_before_the_debate() -> None:
+    # 003 Corbeau: « il désigne un joueur qui commencera le vote du lendemain avec deux voix contre lui »;
+    # ear.md 6: heard only at the count, after the debate had run without it
+    deal = ("loup", "corbeau", "villageois", "villageois", "villageois", "villageois", "villageois")
+    nights = [("loup", "Cleo"), ("corbeau", "Dan")]
+    session, speaker, _ = classic_table(nights, ["ana est élu capitaine", "oui", None, "on vote"], deal=deal)
+    with pytest.raises(EOFError):
+        session.run()
+    lines = said(speaker)
+    mark = lines.index("Le corbeau a désigné Dan : deux voix contre Dan compteront d'avance au vote.")
+    assert mark < next(i for i, line in enumerate(lines) if line.startswith("Le village débat"))
+    assert lines.index("La nuit a coûté la vie à Cleo, qui avait la carte villageois.") < mark

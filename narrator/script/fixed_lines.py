@@ -21,7 +21,9 @@ from narrator.script.prompts import PHONE_PLACEHOLDERS, PLACEHOLDERS, Prompts, l
 from narrator.script.story_words import STORY_PLACEHOLDERS, load_story_words
 
 # prompts said only inside another sentence (« et », « personne », what « annule » takes back)
-FRAGMENTS = frozenset({"and", "nobody", "not_a_target", "undo_start_vote", "undo_vote", "undo_cards"})
+FRAGMENTS = frozenset(
+    {"and", "nobody", "not_a_target", "not_alive", "not_tied", "undo_start_vote", "undo_vote", "undo_cards"}
+)
 # what each family's sessions never say: the other family's help and questions; the spoken setup is
 # one-night only (a classic table is set up on the operator's screen)
 NOT_SAID: dict[str, frozenset[str]] = {

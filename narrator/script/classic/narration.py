@@ -136,6 +136,8 @@ class Narration:
     reworded: Mapping[str, str]  # public sentences said otherwise aloud than in `texts` (no secret in them)
     # who learns each private sentence on their phone: `call` and/or the sentence's placeholders naming players
     confided: Mapping[str, tuple[str, ...]]
+    # what the operator does so that a character learns a private sentence, on his screen after it (RULINGS 24)
+    gestures: Mapping[str, str]
     phones: Mapping[str, str]  # what the phones show of the questions in parts and of the pack's agreement
     title: str = ""  # the game's name, said and shown in place of its id
 
@@ -211,6 +213,11 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
         elif key in PLACEHOLDERS:
             out += text_problems(doc, ("reworded", key), text, PLACEHOLDERS[key])
     out += _confided_problems(doc, PLACEHOLDERS, SENTENCES)
+    for key, text in data.get("gestures", {}).items():
+        if key not in data["confided"]:
+            out.append(doc.problem(("gestures", key), f"« {key} » n'est pas dans `confided`"))
+        else:
+            out += text_problems(doc, ("gestures", key), text, PLACEHOLDERS[key])
     for key, text in data["phones"].items():
         out += text_problems(doc, ("phones", key), text, PHONE_PLACEHOLDERS[key])
     return out
@@ -307,6 +314,7 @@ def _narration(data: dict) -> Narration:
         public=frozenset(data["public"]),
         reworded=dict(data.get("reworded", {})),
         confided={key: tuple(who) for key, who in data["confided"].items()},
+        gestures=dict(data.get("gestures", {})),
         phones=dict(data["phones"]),
         title=str(data["title"]),
     )

@@ -288,6 +288,7 @@ SCHEMA: dict[str, Any] = {
         "day": DAY_SCHEMA,
         "public": PUBLIC_SCHEMA,
         "reworded": REWORDED_SCHEMA,
+        "gestures": REWORDED_SCHEMA,
         "confided": CONFIDED_SCHEMA,
         "phones": PHONES_SCHEMA,
     },

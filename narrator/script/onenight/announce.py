@@ -124,9 +124,13 @@ def parse_announcements(data: Mapping) -> Announcements:
     for rid, role in data["roles"].items():
         entries[rid] = LegendEntry(
             name=role["name"],
-            team=legend["teams"].get(role.get("team", ""), ""),
+            # a card without a camp (the Doppelgänger takes the copied card's): `no_team` says so
+            team=legend["teams"].get(role.get("team", ""), legend.get("no_team", "")),
             stars=legend["stars"].get(role.get("stars"), ""),
-            symbol=role.get("symbol", legend["no_symbol"]),
+            # `symbol` words the card's tactile symbol (« symbole Cœur »), `no_symbol` its absence (« sans symbole »)
+            symbol=fill(legend.get("symbol", "{symbol}"), symbol=role["symbol"])
+            if "symbol" in role
+            else legend["no_symbol"],
         )
     day = data["day"]
     return Announcements(

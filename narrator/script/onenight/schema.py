@@ -122,6 +122,8 @@ ANNOUNCEMENTS: dict[str, Any] = {
             "teams": {"type": "object", "additionalProperties": _TEXT},
             "stars": {"type": "object", "additionalProperties": _TEXT},
             "no_symbol": {"type": "string"},
+            "symbol": _TEXT,
+            "no_team": _TEXT,
         },
         "required": ["teams", "stars", "no_symbol"],
         "additionalProperties": False,

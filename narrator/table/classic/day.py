@@ -79,6 +79,10 @@ class ClassicDay:
         said = self._public_note(ask, target)
         if said:
             return self.host.prompts.line("choice_refused_because", target=target, why=said)
+        if note is None:  # no reason of the rules: the tie-break's choice is among the tied, the others' among
+            # the living (a secret reason has a note, and the table hears none)
+            why = self.host.prompts.text("not_tied" if ask.key == "tiebreak" else "not_alive")
+            return self.host.prompts.line("choice_refused_because", target=target, why=why)
         return self.host.prompts.line("choice_refused", target=target)
 
     def _public_note(self, ask: Ask, player: str) -> str | None:
@@ -115,7 +119,10 @@ class ClassicDay:
         may not be voted against). A lover's ballot against the beloved is not refused here: it is a
         secret (`_secret_ballot`)."""
         voter, target = said.voter, said.target
-        if voter not in legal:
+        if voter not in legal:  # alive, he has the rules' public reason (the pardoned idiot…); else he is dead
+            why = self._public_note(ask, voter) if voter else None
+            if why:
+                return self.host.prompts.line("not_a_voter_because", voter=voter, why=why)
             return self.host.prompts.line("not_a_voter", voter=voter)
         anyone = {t for ts in legal.values() for t in ts}
         if target is not None and target not in anyone:
@@ -143,6 +150,6 @@ class ClassicDay:
         if left is None:
             voice.ask_items(to_items(self.narration.debate_opening(prompts.duration(minutes * 60))))  # « répète »
         else:
-            voice.tell(prompts.line("resumed", time=prompts.duration(left)))
+            voice.tell(prompts.line("resumed_debate", time=prompts.duration(left)))
         self.host.debate(Debate.of(minutes, self.narration.reminders), left, day=number)
         voice.tell(*self.narration.vote)

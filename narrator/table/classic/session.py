@@ -37,7 +37,7 @@ from narrator.script.line import Line, Wait
 from narrator.script.prompts import load_phone_prompts
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
-from narrator.table.classic.operator import Operator, OperatorUndo, typed_as
+from narrator.table.classic.operator import OnScreen, Operator, OperatorUndo, typed_as
 from narrator.table.classic.replay import UNDO, debate_left, debated, heard, inputs, journaled
 from narrator.table.classic.told import record_of
 from narrator.table.epilogue import offer_story
@@ -83,6 +83,10 @@ class ClassicSession(Host):
         self._mute = 0  # how many of them the table has already heard
         self._open: int | None = None  # the night's call being made (an index of its calls)
         self._woken: set[tuple[str, int]] = set()  # (phase, call) whose wake line this process said
+        self._back = False  # a game resumed from a journal, not yet told where it is
+        self._raven: tuple[int, str] = (0, "")  # the day whose vote starts with the corbeau's two votes, and whom
+        self._living: tuple[str, ...] = ()
+        self.asking: Ask | None = None
 
     # -- the whole game -------------------------------------------------------------------
 
@@ -90,6 +94,10 @@ class ClassicSession(Host):
         """From the start, or from a journal's events; « annule » replays all answers but the last one said
         aloud. Raises `Stopped` if the table stops the game."""
         self.events = list(events or [])
+        # a game resumed from a journal that heard or answered something: the table is told where it is,
+        # once, before the first word said now (« annule » replays without it)
+        answers, _ = journaled(self.events)
+        self._back = bool(answers) or heard(self.events) > 0
         while True:
             try:
                 return self._play()
@@ -132,6 +140,7 @@ class ClassicSession(Host):
         self._answerers = ()
         status = "status_night" if kind == "night" else "status_debate"
         self.operator.public(load_phone_prompts().text(status, number=number), state.living(), kind == "night")
+        self._living = tuple(state.living())  # who may still be marked by the corbeau when the day's debate begins
         if kind == "night":
             in_play = set(self.deal) | set(self.extra)  # a card the voleur or the comédien may take is called
             self._calls = [c for c in self.narration.calls if c.made(in_play, number)]
@@ -197,6 +206,7 @@ class ClassicSession(Host):
                 return self._check(ask, rule, event.value)
             except RecordError as exc:
                 raise self.damaged(index, f"réponse du journal refusée : {exc.describe()}") from None
+        self._say_where(ask)
         if in_call:
             self._wake_again()
         while True:
@@ -272,6 +282,11 @@ class ClassicSession(Host):
         """A vote said aloud, after the day's debate; a vote cut short goes on from the journal's ballots."""
         if ask.key == "votes" and self.number not in self._debated:
             left, self._debate_left = self._debate_left, None
+            day, marked = self._raven
+            if day == self.number and marked in self._living and left is None:
+                # 003: « il désigne un joueur qui commencera le vote du lendemain avec deux voix contre lui »:
+                # the table knows it before it debates (the votes are public at the count anyway)
+                self.voice.tell(self.prompts.line("raven_marked", name=marked))
             self.day.debate(self.number, self.minutes or self.narration.minutes, left)
         if not ask.ballots:  # the bouc émissaire named nobody: no ballot to ask, nothing to read back
             return {}
@@ -354,7 +369,25 @@ class ClassicSession(Host):
             return False
         self._record(ev.Said(self._said))
         self._mute = self._said
+        self._say_where()
         return True
+
+    def _say_where(self, ask: Ask | None = None) -> None:
+        """« On reprend la partie. » and where it is, before a resumed game's first new word (`ask`: the
+        question about to be asked): at night, everyone's eyes closed before any call; in the day, the
+        vote in progress, or the day; the debate says its time left itself (ClassicDay.debate)."""
+        if not self._back:
+            return
+        self._back = False
+        voting = ask is not None and ask.key in ("votes", "revote", "second_votes")
+        if self.kind == "night" and not self._morning_said:
+            self.voice.tell(self.prompts.line("resumed_night"))
+        elif voting and ask is not None and ask.key == "votes" and self.number not in self._debated:
+            return  # « On reprend la partie. Il reste 3 minutes. »
+        elif voting:
+            self.voice.tell(self.prompts.line("resumed_vote"))
+        else:
+            self.voice.tell(self.prompts.line("resumed_day", number=self.number))
 
     def _heard(self, reason: Reason) -> None:
         """The engine's sentence: said aloud if public (after the morning's first words), else shown."""
@@ -365,8 +398,13 @@ class ClassicSession(Host):
             if self._aloud():
                 self.voice.tell(Line(reason.key + "*", self._last_said))
         else:
+            if reason.key == "raven":  # said before the next debate (`_ballots`), not only at the count
+                self._raven = (self.number, str(reason.params.get("name")))  # night N, then day N
             self._confided += 1
             self.operator.confide(self._confided, self.words(reason), self._learners(reason), bool(self._replay))
+            gesture = self.narration.gestures.get(reason.key)
+            if gesture and not self._replay and isinstance(self.operator, OnScreen):  # phones tell it themselves
+                self.operator.show(say_aloud(self.rules, self.narration.gestures, reason))
 
     def _learners(self, reason: Reason) -> tuple[str, ...]:
         """Who learns a private sentence (the script's `confided`): the players who answered the question it

@@ -72,6 +72,7 @@ class Session(Host):
     def __post_init__(self) -> None:
         super().__post_init__()
         self._plan: Plan | None = None  # the narration, for « répète la nuit »
+        self._back = False  # a game resumed from a journal, not yet told where it is
         self.on_phones: PhoneNight | None = None
         if self.deal is not None and self.phones is not None:
             if self.script.phones is None:
@@ -100,6 +101,9 @@ class Session(Host):
             raise self.damaged(*damage)
         if self.on_phones is not None:
             self._phones_from(progress(self.events))
+        # a game resumed from a journal is told where it is once, as a classic game (« annule » is not)
+        begun = progress(self.events)
+        self._back = begun.stage not in ("night", "done") or begun.night_at > 0
         while True:
             try:
                 return self._go_on(plan, progress(self.events))
@@ -120,7 +124,12 @@ class Session(Host):
             # the table hears where the game is, as a classic game's resumed debate says it (« On reprend.
             # Il reste 3 minutes. »): a resumed game, or « annule » of « on vote »
             left = plan.debate.minutes * 60 if state.debate_left is None else state.debate_left
-            self.voice.tell(self.prompts.line("resumed", time=self.prompts.duration(left)))
+            key = "resumed_debate" if self._back else "resumed"
+            self._back = False
+            self.voice.tell(self.prompts.line(key, time=self.prompts.duration(left)))
+        elif stage > STAGES.index("debate") and self._back:  # the vote, or the cards at dawn
+            self._back = False
+            self.voice.tell(self.prompts.line("resumed_vote" if stage == STAGES.index("vote") else "resumed_game"))
         if stage <= STAGES.index("debate"):
             self.debate(plan.debate, state.debate_left)
         if stage <= STAGES.index("vote"):
@@ -140,6 +149,10 @@ class Session(Host):
         self._plan = plan
         starts = self._section_starts(plan)
         first = self._section_at(plan, starts, at)
+        self._say_where(plan, first)
+        if first == 0:  # physical cards: the table deals and looks before the night (the phones deal themselves)
+            center = len(self.in_play) - len(self.players)
+            self.voice.tell(self.prompts.line("deal_cards", count=center))
         offset = starts[plan.sections.index(first)]
         begun = self.clock.now()
         night = max(first, plan.night)  # the legend before it has no music
@@ -152,6 +165,14 @@ class Session(Host):
         self.voice.night(False)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]  # « répète »: the day's opening, not the night
+
+    def _say_where(self, plan: Plan, section: int) -> None:
+        """A night resumed at a call: everyone closes their eyes before it (the legend needs no word)."""
+        if not self._back:
+            return
+        self._back = False
+        in_the_night = plan.night < section < plan.sections[-1]
+        self.voice.tell(self.prompts.line("resumed_night" if in_the_night else "resumed_game"))
 
     def _section_starts(self, plan: Plan) -> list[float]:
         """Where each section of the opening begins in its sound, in seconds (what the night's ticks note)."""
@@ -194,6 +215,7 @@ class Session(Host):
         self._plan = plan
         starts = self._section_starts(plan)
         first = plan.sections.index(self._section_at(plan, starts, at))
+        self._say_where(plan, plan.sections[first])
         wakes = choices.call_wakes(self.script.rules, plan.callers)
         before = [w for w in wakes[:first] if w is not None]
         if before:  # a resumed night: each phone gets back what its player learned in the calls heard
@@ -215,10 +237,14 @@ class Session(Host):
         self.voice.night(False)
         phones.hub.public(night=False)
         self._day_status(phones)
-        self.voice.play(plan.opening[plan.sections[-1] :])
+        day = plan.opening[plan.sections[-1] :]
         face_up = self._face_up()
-        if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it
+        if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it once the eyes
+            # are open (the day's first line), before the debate's clock is given
+            self.voice.play(day[:1])
             self.voice.tell(*face_up)
+            day = day[1:]
+        self.voice.play(day)
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
 
