@@ -257,7 +257,8 @@ def test_no_line_asks_for_a_gesture_the_operators_screen_asks_it() -> None:
     gestures = [t for t in operator.shown if t.startswith(("Touchez", "Montrez"))]
     lovers = "Touchez l'épaule des deux amoureux que Cupidon vient de désigner, pour qu'ils se réveillent."
     witch = "Montrez à la sorcière la victime des loups-garous, que votre écran vient de donner."
-    assert gestures == [lovers, witch, witch]  # the first night's lovers; the living witch's two nights
+    seer = "Montrez à la voyante la carte d'Ana."  # her look of the first night
+    assert gestures == [lovers, seer, witch, witch]  # the first night's lovers; the living witch's two nights
 
 
 def test_an_illegal_night_choice_is_refused_on_the_screen_and_asked_again() -> None:
