@@ -8,6 +8,7 @@ plus », « deux minutes et trente secondes »). « non, annule » is one undo.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
@@ -225,7 +226,7 @@ def _phrases(book: Phrasebook, phase: str) -> Mapping[tuple[str, ...], Command]:
         )
         command = Command(block.command, **dict(block.slots))  # type: ignore[arg-type]
         for _, text in sample_intents(intents):
-            key = tuple(words(text, book.spellings))
+            key = tuple(map(sys.intern, words(text, book.spellings)))  # each word kept once, in memory and cache
             if key:
                 out.setdefault(key, command)
     return out

@@ -4,6 +4,7 @@ holding its own profile: narrator/voice/pack.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -84,6 +85,7 @@ SCHEMA: dict[str, Any] = {
 }
 
 
+@lru_cache(maxsize=16)  # a start reads its profile several times (options, renderer, tuner): checked once
 def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     """Build a profile from YAML text; every problem is reported at once, with file:line:column."""
     try:
