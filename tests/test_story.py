@@ -95,21 +95,21 @@ def test_the_story_of_a_phone_game_tells_each_action_in_the_order_of_the_night()
     assert story == session.story()
     assert story[:2] == [
         "L'histoire de la partie.",
-        "Au début de la nuit, Ana avait la carte de loup-garou, Ben la carte de Doppelgänger, Cleo la carte de"
-        " voyante, Dan la carte de voleur, Eva la carte d'insomniaque et Fay la carte de chasseur.",
+        "Au début de la nuit, Ana avait la carte loup-garou, Ben la carte Doppelgänger, Cleo la carte"
+        " voyante, Dan la carte voleur, Eva la carte insomniaque et Fay la carte chasseur.",
     ]
     assert in_order(
         story,
         [
-            "Au milieu restaient les cartes de loup-garou, de merdeux et de villageois.",
+            "Au milieu restaient les cartes loup-garou, merdeux et villageois.",
             # 000 3a i: the Doppelgänger copies, and a Doppelgänger-voyante looks at once
-            "Ben, avec la carte de Doppelgänger, a copié la carte de Cleo : voyante.",
-            "Ben, avec la carte de Doppelgänger-voyante, a regardé la carte d'Ana : loup-garou.",
-            "Ana, avec la carte de loup-garou, n'a vu personne d'autre ouvrir les yeux.",
+            "Ben, avec la carte Doppelgänger, a copié la carte de Cleo : voyante.",
+            "Ben, avec la carte Doppelgänger-voyante, a regardé la carte d'Ana : loup-garou.",
+            "Ana, avec la carte loup-garou, n'a vu personne d'autre ouvrir les yeux.",
             "Ana a regardé la carte B du milieu : merdeux.",
-            "Cleo, avec la carte de voyante, a regardé deux cartes du milieu : loup-garou et villageois.",
-            "Dan, avec la carte de voleur, a échangé sa carte contre celle d'Ana et a pris la carte de loup-garou.",
-            "Eva, avec la carte d'insomniaque, a regardé sa carte à la fin de la nuit : insomniaque.",
+            "Cleo, avec la carte voyante, a regardé deux cartes du milieu : loup-garou et villageois.",
+            "Dan, avec la carte voleur, a échangé sa carte contre celle d'Ana et a pris la carte loup-garou.",
+            "Eva, avec la carte insomniaque, a regardé sa carte à la fin de la nuit : insomniaque.",
             "Au vote, Ana a voté contre Dan, Ben contre Dan, Cleo contre Dan, Dan contre Ana, Eva contre Dan et Fay"
             " contre Dan.",
             *resolve_record(ONUW)["why"],
@@ -128,11 +128,11 @@ def test_the_story_of_poudlard_tells_dumbledore_neville_and_harry() -> None:
     assert in_order(
         story,
         [
-            "Ben, avec la carte d'Albus Dumbledore, a regardé la carte B du milieu, la carte de Ron Weasley, et l'a"
+            "Ben, avec la carte Albus Dumbledore, a regardé la carte B du milieu, la carte Ron Weasley, et l'a"
             " mise devant Eva.",
-            "Cleo, avec la carte de Neville Londubat, a échangé les cartes d'Ana et de Dan.",
+            "Cleo, avec la carte Neville Londubat, a échangé les cartes d'Ana et de Dan.",
             # 001: "Si cette carte est un Mangemort, remets-la face cachée." — Neville's card is not; Harry acts by the card dealt
-            "Dan, avec la carte d'Harry Potter, a retourné la carte de Cleo et l'a laissée face visible : Neville"
+            "Dan, avec la carte Harry Potter, a retourné la carte de Cleo et l'a laissée face visible : Neville"
             " Londubat.",
         ],
     )
@@ -239,11 +239,12 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
         "Les cartes en jeu : Doppelgänger, loup-garou, loup-garou, voyante, voleur, insomniaque, villageois, chasseur"
         " et tannelier.",
         "La nuit s'est jouée avec les vraies cartes : je n'ai pas vu ce que chacun a fait.",
+        # the cards at dawn, as the players said them, before the vote they decided: the game's order
+        "À la fin de la nuit, Ana avait la carte voleur, Ben la carte Doppelgänger-chasseur, Chloé la carte"
+        " chasseur, Dan la carte loup-garou, Eva la carte tannelier et Fay la carte villageois.",
         "Au vote, Ana a voté contre Dan, Ben contre Chloé, Chloé contre Dan, Dan contre Chloé, Eva contre Chloé et"
         " Fay contre Dan.",
         *expected["why"],
-        "À la fin de la nuit, Ana avait la carte de voleur, Ben la carte de Doppelgänger-chasseur, Chloé la carte de"
-        " chasseur, Dan la carte de loup-garou, Eva la carte de tannelier et Fay la carte de villageois.",
         WORDS.text("story_end"),
     ]
 
@@ -271,9 +272,9 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
         story,
         [
             "L'histoire de la partie.",
-            "Au début de la partie, Ana avait la carte de loup-garou, Ben la carte de loup-garou, Cleo la carte de"
-            " voyante, Dan la carte de sorcière, Eva la carte de chasseur, Fay la carte de Cupidon et Gus la carte"
-            " de petite fille.",
+            "Au début de la partie, Ana avait la carte loup-garou, Ben la carte loup-garou, Cleo la carte"
+            " voyante, Dan la carte sorcière, Eva la carte chasseur, Fay la carte Cupidon et Gus la carte"
+            " petite fille.",
             "Première nuit.",
             "Premier jour.",
             # the ballots, before their count

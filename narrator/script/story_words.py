@@ -12,6 +12,7 @@ from functools import cache
 
 from narrator.resources import data_dir
 from narrator.script.prompts import Prompts, parse_prompts
+from narrator.script.templates import elides
 
 STORY_PLACEHOLDERS: dict[str, set[str]] = {
     "of": {"word"},
@@ -29,32 +30,32 @@ STORY_PLACEHOLDERS: dict[str, set[str]] = {
     "story_later": set(),
     "story_title": set(),
     "story_end": set(),
-    "dealt_first": {"player", "of_card"},
-    "dealt_next": {"player", "of_card"},
+    "dealt_first": {"player", "card"},
+    "dealt_next": {"player", "card"},
     "deal": {"cards"},
     "deal_classic": {"cards"},
-    "center": {"of_cards"},
-    "extra": {"of_cards"},
+    "center": {"cards"},
+    "extra": {"cards"},
     "in_play": {"cards"},
     "unseen_night": set(),
     "dawn_story": {"cards"},
-    "recognized": {"names", "of_card"},
-    "alone": {"player", "of_card"},
+    "recognized": {"names", "cards"},
+    "alone": {"player", "held"},
     "peeked": {"player", "place", "card"},
-    "saw_wolves": {"player", "of_card", "of_wolf", "names"},
-    "saw_no_wolf": {"player", "of_card", "of_wolf"},
-    "copied": {"player", "of_card", "of_target", "card"},
-    "looked": {"player", "of_card", "of_target", "card"},
-    "looked_center": {"player", "of_card", "cards"},
-    "swapped_with": {"player", "of_card", "of_target", "of_taken"},
-    "swapped_two": {"player", "of_card", "of_first", "of_second"},
-    "took_center": {"player", "of_card", "place", "of_taken"},
-    "gave_center": {"player", "of_card", "place", "of_taken", "target"},
-    "kept_center": {"player", "of_card", "place", "of_taken"},
-    "revealed": {"player", "of_card", "of_target", "card"},
-    "revealed_hidden": {"player", "of_card", "of_target", "card"},
-    "saw_self": {"player", "of_card", "card"},
-    "did_nothing": {"player", "of_card"},
+    "saw_wolves": {"player", "held", "wolf", "names"},
+    "saw_no_wolf": {"player", "held", "wolf"},
+    "copied": {"player", "held", "of_target", "card"},
+    "looked": {"player", "held", "of_target", "card"},
+    "looked_center": {"player", "held", "cards"},
+    "swapped_with": {"player", "held", "of_target", "taken"},
+    "swapped_two": {"player", "held", "of_first", "of_second"},
+    "took_center": {"player", "held", "place", "taken"},
+    "gave_center": {"player", "held", "place", "taken", "target"},
+    "kept_center": {"player", "held", "place", "taken"},
+    "revealed": {"player", "held", "of_target", "card"},
+    "revealed_hidden": {"player", "held", "of_target", "card"},
+    "saw_self": {"player", "held", "card"},
+    "did_nothing": {"player", "held"},
     "ballot_first": {"voter", "target"},
     "ballot_next": {"voter", "target"},
     "blank_first": {"voter"},
@@ -66,7 +67,6 @@ STORY_PLACEHOLDERS: dict[str, set[str]] = {
     "night_title": {"ordinal"},
     "day_title": {"ordinal"},
 }
-_ELIDED = set("aàâäeéèêëiîïoôöuùûüyÿh")  # « d'Ana », « d'Hugo », « d'insomniaque », « d'élève »
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,8 @@ class StoryWords:
         return self.prompts.text(key, **params)
 
     def of(self, word: str) -> str:
-        """« de Ben », « d'Ana »."""
-        elided = word[:1].lower() in _ELIDED
-        return self.text("of_elided" if elided else "of", word=word)
+        """« de Ben », « d'Ana », « d'Hugo », « de Harry B. »: elided as every filled template is."""
+        return self.text("of_elided" if elides(word) else "of", word=word)
 
     def join(self, parts: Sequence[str]) -> str:
         return self.prompts.join(list(parts))
@@ -111,7 +110,7 @@ class StoryWords:
         return word[:1].upper() + word[1:]
 
     def listed(self, first: str, next_: str, items: Sequence[Mapping[str, object]]) -> str:
-        """One clause per item, the verb said once: « Ana avait la carte de voleur, Ben la carte de loup »."""
+        """One clause per item, the verb said once: « Ana avait la carte voleur, Ben la carte loup-garou »."""
         return self.join([self.text(first if i == 0 else next_, **item) for i, item in enumerate(items)])
 
 

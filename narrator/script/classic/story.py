@@ -36,10 +36,10 @@ def story(rules: Rules, raw: Mapping[str, object], words: StoryWords | None = No
     record = parse_record(rules, raw)
     outcome = play(rules, record, partial(say, rules))
     out = [w.text("story_title")]
-    held = [{"player": p, "of_card": w.of(rules.roles[r].name)} for p, r in zip(record.players, record.roles)]
+    held = [{"player": p, "card": rules.roles[r].name} for p, r in zip(record.players, record.roles)]
     out.append(w.text("deal_classic", cards=w.listed("dealt_first", "dealt_next", held)))
     if record.extra:
-        out.append(w.text("extra", of_cards=w.join([w.of(rules.roles[r].name) for r in record.extra])))
+        out.append(w.text("extra", cards=w.join([rules.roles[r].name for r in record.extra])))
     for phase, report in zip(record.phases, outcome.phases):
         out += _phase(rules, w, phase, report.why)
     out += [say(rules, r) for r in outcome.why[len([r for p in outcome.phases for r in p.why]) :]]

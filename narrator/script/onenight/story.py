@@ -4,7 +4,7 @@ record or journal holds in (`Told`), French sentences out (scripts/story.yaml, t
 
 Everything may be told then: RULINGS 23 keeps the causes out of the mornings, not out of the story.
 With physical cards the narrator saw neither the deal nor the night: the story says so and tells the
-cards in play, the vote and the cards the players said at dawn.
+cards in play, the cards the players said at dawn, then the vote.
 """
 
 from __future__ import annotations
@@ -53,12 +53,14 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
     if told.deal is not None:
         n = len(told.players)
         out.append(w.text("deal", cards=_cards_held(rules, w, told.players, told.deal[:n])))
-        out.append(w.text("center", of_cards=w.join([w.of(card_name(rules, c)) for c in told.deal[n:]])))
+        out.append(w.text("center", cards=w.join([card_name(rules, c) for c in told.deal[n:]])))
         out += night_story(rules, w, told.players, told.deal, told.night)
     else:
         names = [card_name(rules, c) for c in sorted(told.in_play, key=list(rules.roles).index)]
         out.append(w.text("in_play", cards=w.join(names)))
         out.append(w.text("unseen_night"))
+        # the cards the players said at dawn, in the order of the game: before the vote they decided
+        out.append(w.text("dawn_story", cards=_cards_held(rules, w, told.players, told.final)))
     out += _votes(w, told)
     dead, _, reasons = resolve_day(
         rules, told.options, told.players, list(told.final), Vote(told.counts, dict(told.pointing))
@@ -68,8 +70,6 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
         out += dawn_reveal(
             rules, told.players, told.deal, _night_cards(rules, told.players, told.deal, told.night)[0], w
         )
-    else:
-        out.append(w.text("dawn_story", cards=_cards_held(rules, w, told.players, told.final)))
     out.append(w.text("story_end"))
     return out
 
@@ -89,7 +89,7 @@ def dawn_reveal(
 
 
 def _cards_held(rules: Ruleset, w: StoryWords, players: Sequence[str], cards: Sequence[str]) -> str:
-    items = [{"player": p, "of_card": w.of(card_name(rules, c))} for p, c in zip(players, cards)]
+    items = [{"player": p, "card": card_name(rules, c)} for p, c in zip(players, cards)]
     return w.listed("dealt_first", "dealt_next", items)
 
 
@@ -182,7 +182,7 @@ def night_story(
     for seat, role, choice, is_copy, before, after, table in done:
         player = players[seat]
         held = deal[seat] if role.id == deal[seat] or is_copy else COPY_PREFIX + role.id
-        said = {"player": player, "of_card": w.of(name(held))}
+        said = {"player": player, "held": name(held)}
         if is_copy:
             target = str(choice.get("copy"))
             said_target = {"of_target": w.of(target), "card": name(before[players.index(target)])}
@@ -200,7 +200,7 @@ def night_story(
                 groups_told.add(group)
                 if len(members) > 1:
                     cards = list(dict.fromkeys(acting[players.index(m)].name for m in members))
-                    out.append(w.text("recognized", names=w.join(members), of_card=w.join([w.of(c) for c in cards])))
+                    out.append(w.text("recognized", names=w.join(members), cards=w.join(cards)))
                 else:
                     out.append(w.text("alone", **said))
             if "peek" in choice:
@@ -210,9 +210,9 @@ def night_story(
             wolves = [players[s] for s, r in sorted(acting.items()) if r.wolf]
             wolf = next(r for r in rules.roles.values() if r.wolf)
             if wolves:
-                out.append(w.text("saw_wolves", **said, of_wolf=w.of(wolf.name), names=w.join(wolves)))
+                out.append(w.text("saw_wolves", **said, wolf=wolf.name, names=w.join(wolves)))
             else:
-                out.append(w.text("saw_no_wolf", **said, of_wolf=w.of(wolf.name)))
+                out.append(w.text("saw_no_wolf", **said, wolf=wolf.name))
         elif not choice and power is not Power.SEE_SELF_FINAL:
             out.append(w.text("did_nothing", **said))
         elif power is Power.LOOK:
@@ -225,21 +225,21 @@ def night_story(
                 out.append(w.text("looked", **said, of_target=w.of(target), card=name(before[players.index(target)])))
         elif power is Power.SWAP_SELF_OTHER_LOOK:
             target = str(choice["swap_with"])
-            out.append(w.text("swapped_with", **said, of_target=w.of(target), of_taken=w.of(name(after[seat]))))
+            out.append(w.text("swapped_with", **said, of_target=w.of(target), taken=name(after[seat])))
         elif power is Power.SWAP_TWO_OTHERS:
             pair = choice["swap"]
             a, b = (str(p) for p in pair) if isinstance(pair, list) else ("", "")
             out.append(w.text("swapped_two", **said, of_first=w.of(a), of_second=w.of(b)))
         elif power is Power.SWAP_SELF_CENTER_BLIND:
             place = str(choice["take"])
-            out.append(w.text("took_center", **said, place=place, of_taken=w.of(name(before[n + CENTER.index(place)]))))
+            out.append(w.text("took_center", **said, place=place, taken=name(before[n + CENTER.index(place)])))
         elif power is Power.CENTER_TO_PLAYER:
             place, to = str(choice["look"]), str(choice["give_to"])
-            taken = w.of(name(before[n + CENTER.index(place)]))
+            taken = name(before[n + CENTER.index(place)])
             if to == player:
-                out.append(w.text("kept_center", **said, place=place, of_taken=taken))
+                out.append(w.text("kept_center", **said, place=place, taken=taken))
             else:
-                out.append(w.text("gave_center", **said, place=place, of_taken=taken, target=to))
+                out.append(w.text("gave_center", **said, place=place, taken=taken, target=to))
         elif power is Power.REVEAL:
             target = str(choice["reveal"])
             key = "revealed" if target in table.visible else "revealed_hidden"
