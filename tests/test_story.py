@@ -9,6 +9,8 @@ tests/rulebooks/002_e447aa202eb5d4a8.txt (thiercelieux).
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
+from functools import partial
 
 import pytest
 import yaml
@@ -21,6 +23,8 @@ from narrator.app.family import resolve_record
 from narrator.app.onenight import OneNight
 from narrator.app.startup import Options, TableRequest, open_io, start
 from narrator.cli import main
+from narrator.rules.classic.engine import play
+from narrator.rules.classic.record import parse_record
 from narrator.rules.reason import Reason
 from narrator.script.classic.script import load_classic, say
 from narrator.script.story_words import load_story_words
@@ -267,7 +271,13 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
     # the engine's every sentence of the record, in its order, among the story's own lines (its « Nuit 1. »
     # told « Première nuit. »)
     titles = {say(load_classic(), Reason(kind, {"number": n})) for kind in ("night", "day") for n in (1, 2)}
-    assert in_order(story, [w for w in resolve_record(RECORD)["why"] if w not in titles])
+    rules = load_classic()
+    past = replace(rules, texts={**rules.texts, **WORDS.classic_told()})
+    reasons = play(rules, parse_record(rules, RECORD), partial(say, rules)).why
+    # every one of them told in the past, where the game said it as it happened (« Le village élimine Cleo »)
+    assert in_order(story, [say(past, r) for r in reasons if say(rules, r) not in titles])
+    assert "Le village élimine Cleo, qui avait la carte voyante." in resolve_record(RECORD)["why"]
+    assert "Le village a éliminé Cleo, qui avait la carte voyante." in story
     assert in_order(
         story,
         [
@@ -279,12 +289,12 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
             "Premier jour.",
             # the ballots, before their count
             "Au vote, Ana a voté contre Cleo, Cleo contre Ana, Dan contre personne, Fay contre Cleo et Gus contre Ana.",
-            "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
+            "Dan, capitaine, a départagé les ex-æquo et a désigné Cleo.",
             "Deuxième nuit.",
-            "La sorcière sauve Dan avec sa potion de vie.",
+            "La sorcière a sauvé Dan avec sa potion de vie.",
             "Deuxième jour.",
             "Au vote, Ana a voté contre Dan, Dan contre Ana, Fay contre Ana et Gus contre Ana.",
-            "Dan, capitaine, a une voix qui compte double.",  # part of the count: after the ballots
+            "Dan, capitaine, avait une voix qui comptait double.",  # part of the count: after the ballots
             WORDS.text("story_end"),
         ],
     )

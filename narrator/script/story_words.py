@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from narrator.resources import data_dir
+from narrator.script.classic.script import PLACEHOLDERS as CLASSIC_PLACEHOLDERS
 from narrator.script.prompts import Prompts, parse_prompts
 from narrator.script.templates import elides
 
@@ -68,6 +70,20 @@ STORY_PLACEHOLDERS: dict[str, set[str]] = {
     "day_title": {"ordinal"},
 }
 
+# classic Thiercelieux's sentences told in the past by the story (`classic_KEY` for the engine's KEY, with
+# its placeholders); the others (« Les loups-garous ont dévoré… », « Égalité entre… ») are already
+CLASSIC_TOLD = (
+    "lovers", "lovers_apart", "seen", "spied", "spared_by_girl", "healed", "quiet_night", "death_caught",
+    "death_voted", "death_shot", "death_grief", "successor", "captain_elected", "captain_double", "no_votes",
+    "most_votes", "tiebreak", "revote", "still_tied", "village_wins", "wolves_win", "lovers_win", "winners",
+    "stolen", "model", "chose", "recognize", "perform", "guarded", "elder_resists", "elder_curse", "sniff_yes",
+    "sniff_no", "infected", "charmed", "raven", "raven_votes", "doused", "ignite", "death_scapegoat",
+    "death_sickness", "death_burned", "wounded", "growl", "no_growl", "devoted", "wild", "scapegoat_voters",
+    "scapegoat_nobody", "pardoned", "angel_stays", "second_vote", "angel_wins", "piper_wins", "white_wolf_wins",
+    "sect_wins",
+)  # fmt: skip
+STORY_PLACEHOLDERS |= {f"classic_{key}": CLASSIC_PLACEHOLDERS[key] for key in CLASSIC_TOLD}
+
 
 @dataclass(frozen=True)
 class StoryWords:
@@ -85,6 +101,10 @@ class StoryWords:
     def of(self, word: str) -> str:
         """« de Ben », « d'Ana », « d'Hugo », « de Harry B. »: elided as every filled template is."""
         return self.text("of_elided" if elides(word) else "of", word=word)
+
+    def classic_told(self) -> dict[str, str | Mapping[str, str]]:
+        """Classic Thiercelieux's `texts` the story says in the past, by the engine's keys."""
+        return {key: cast(str | Mapping[str, str], self.texts[f"classic_{key}"]) for key in CLASSIC_TOLD}
 
     def join(self, parts: Sequence[str]) -> str:
         return self.prompts.join(list(parts))
