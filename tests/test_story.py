@@ -114,10 +114,15 @@ def test_the_story_of_a_phone_game_tells_each_action_in_the_order_of_the_night()
             "Cleo, avec la carte voyante, a regardé deux cartes du milieu : loup-garou et villageois.",
             "Dan, avec la carte voleur, a échangé sa carte contre celle d'Ana et a pris la carte loup-garou.",
             "Eva, avec la carte insomniaque, a regardé sa carte à la fin de la nuit : insomniaque.",
+            # the cards at dawn, before the vote: the game's order
+            "Dan : voleur au début de la nuit, loup-garou à la fin.",
+            "Eva a gardé sa carte : insomniaque.",
             "Au vote, Ana a voté contre Dan, Ben contre Dan, Cleo contre Dan, Dan contre Ana, Eva contre Dan et Fay"
             " contre Dan.",
-            *resolve_record(ONUW)["why"],
-            "Dan : voleur au début de la nuit, loup-garou à la fin.",
+            # the verdict the table heard (« Dan a le plus de voix, avec 5 voix, et meurt. »), told in the past
+            "Dan a eu le plus de voix, avec 5 voix, et a perdu la vie.",
+            "Dan avait la carte loup-garou : le village a gagné.",
+            "Ana, Ben, Cleo, Eva et Fay ont gagné.",
             WORDS.text("story_end"),
         ],
     )
@@ -248,7 +253,12 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
         " chasseur, Dan la carte loup-garou, Eva la carte tannelier et Fay la carte villageois.",
         "Au vote, Ana a voté contre Dan, Ben contre Chloé, Chloé contre Dan, Dan contre Chloé, Eva contre Chloé et"
         " Fay contre Dan.",
-        *expected["why"],
+        # the verdict the table heard (« …, qui meurent. »), told in the past
+        "Égalité à 3 voix entre Chloé et Dan, qui ont perdu la vie.",
+        "Chloé avait la carte chasseur et votait contre Dan, qui a perdu la vie aussi.",
+        "Dan avait la carte loup-garou : le village a gagné.",
+        "Chloé, qui avait la carte chasseur, a tué un loup-garou avec son pouvoir et a gagné aussi.",
+        "Ana, Ben, Chloé et Fay ont gagné.",
         WORDS.text("story_end"),
     ]
 

@@ -13,6 +13,7 @@ from typing import cast
 
 from narrator.resources import data_dir
 from narrator.script.classic.script import PLACEHOLDERS as CLASSIC_PLACEHOLDERS
+from narrator.script.onenight.script import _PLACEHOLDERS as ONE_NIGHT_PLACEHOLDERS
 from narrator.script.prompts import Prompts, parse_prompts
 from narrator.script.templates import elides
 
@@ -26,6 +27,7 @@ STORY_PLACEHOLDERS: dict[str, set[str]] = {
     "dawn": set(),
     "dawn_changed": {"player", "first", "last"},
     "dawn_kept": {"player", "last"},
+    "story_kept": {"player", "last"},
     "dawn_center": {"cards"},
     "offer": set(),
     "no_story": set(),
@@ -83,6 +85,22 @@ CLASSIC_TOLD = (
     "sect_wins",
 )  # fmt: skip
 STORY_PLACEHOLDERS |= {f"classic_{key}": CLASSIC_PLACEHOLDERS[key] for key in CLASSIC_TOLD}
+# the one-night verdict told in the past (`GAME_KEY` for the game's KEY), each game its own words
+ONE_NIGHT_TOLD = {
+    "onuw": (
+        "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag", "village_wins", "village_wins_team",
+        "hunter_shot_wolf", "wolves_win", "wolves_and_traitor_win", "no_wolf_traitor_dead", "no_wolf_traitor_alive",
+        "no_wolf_nobody_dead", "no_wolf_someone_dead", "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
+    ),
+    "poudlard": (
+        "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag", "village_wins", "village_wins_team",
+        "hunter_shot_wolf", "wolves_win", "no_wolf_traitor_dead", "no_wolf_traitor_alive", "no_wolf_nobody_dead",
+        "no_wolf_someone_dead", "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
+    ),
+}  # fmt: skip
+STORY_PLACEHOLDERS |= {
+    f"{game}_{key}": ONE_NIGHT_PLACEHOLDERS.get(key, set()) for game, keys in ONE_NIGHT_TOLD.items() for key in keys
+}
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,11 @@ class StoryWords:
     def classic_told(self) -> dict[str, str | Mapping[str, str]]:
         """Classic Thiercelieux's `texts` the story says in the past, by the engine's keys."""
         return {key: cast(str | Mapping[str, str], self.texts[f"classic_{key}"]) for key in CLASSIC_TOLD}
+
+    def one_night_told(self, game: str) -> dict[str, str | Mapping[str, str]]:
+        """A one-night game's verdict as the story says it, in the past, by the game's keys."""
+        keys = ONE_NIGHT_TOLD.get(game, ())
+        return {key: cast(str | Mapping[str, str], self.texts[f"{game}_{key}"]) for key in keys}
 
     def join(self, parts: Sequence[str]) -> str:
         return self.prompts.join(list(parts))

@@ -1,5 +1,5 @@
 """The story of a one-night game, told once it is over: the deal, what each character did in the order
-of the night, the vote, the verdict, the cards at dawn and who changed card. Pure: what the game's
+of the night, the cards at dawn and who changed card, the vote, the verdict (told in the past). Pure: what the game's
 record or journal holds in (`Told`), French sentences out (scripts/story.yaml, the game's `texts`).
 
 Everything may be told then: RULINGS 23 keeps the causes out of the mornings, not out of the story.
@@ -10,7 +10,7 @@ cards in play, the cards the players said at dawn, then the vote.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from narrator.rules.onenight import resolve_day
 from narrator.rules.onenight.model import CENTER, COPY_PREFIX, Options, Power, Role, Ruleset, Vote
@@ -55,6 +55,9 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
         out.append(w.text("deal", cards=_cards_held(rules, w, told.players, told.deal[:n])))
         out.append(w.text("center", cards=w.join([card_name(rules, c) for c in told.deal[n:]])))
         out += night_story(rules, w, told.players, told.deal, told.night)
+        # the cards at dawn and who changed card, in the order of the game: before the vote they decided
+        final = _night_cards(rules, told.players, told.deal, told.night)[0]
+        out += dawn_reveal(rules, told.players, told.deal, final, w, kept="story_kept")
     else:
         names = [card_name(rules, c) for c in sorted(told.in_play, key=list(rules.roles).index)]
         out.append(w.text("in_play", cards=w.join(names)))
@@ -65,25 +68,28 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
     dead, _, reasons = resolve_day(
         rules, told.options, told.players, list(told.final), Vote(told.counts, dict(told.pointing))
     )
-    out += [say(rules, r) for r in reasons]
-    if told.deal is not None:
-        out += dawn_reveal(
-            rules, told.players, told.deal, _night_cards(rules, told.players, told.deal, told.night)[0], w
-        )
+    past = replace(rules, texts={**rules.texts, **w.one_night_told(rules.game)})  # the verdict, in the past
+    out += [say(past, r) for r in reasons]
     out.append(w.text("story_end"))
     return out
 
 
 def dawn_reveal(
-    rules: Ruleset, players: Sequence[str], deal: Sequence[str], final: Sequence[str], words: StoryWords | None = None
+    rules: Ruleset,
+    players: Sequence[str],
+    deal: Sequence[str],
+    final: Sequence[str],
+    words: StoryWords | None = None,
+    kept: str = "dawn_kept",
 ) -> list[str]:
-    """Every card at dawn, who changed card (« Ana a commencé voleur et finit loup-garou »), the middle's."""
+    """Every card at dawn, who changed card (« Ana : voleur au début de la nuit, loup-garou à la fin »), the
+    middle's; `kept` says a card kept (« Cleo garde sa carte » at the table, in the past in the story)."""
     w = words or load_story_words()
     n = len(players)
     out = []
     for player, first, last in zip(players, deal, final):
         said = {"player": player, "first": card_name(rules, first), "last": card_name(rules, last)}
-        out.append(w.text("dawn_kept" if first == last else "dawn_changed", **said))
+        out.append(w.text(kept if first == last else "dawn_changed", **said))
     out.append(w.text("dawn_center", cards=w.join([card_name(rules, c) for c in final[n:]])))
     return out
 
