@@ -4,11 +4,13 @@ Every template of every script (the engines' reasons, the classic narration's qu
 words, the table's and the phones' prompts, the one-night phones' words) is filled with players whose
 names start with a vowel (« Ana », « Élodie »), a mute h (« Hugo »: « d'Hugo »), that carry an initial
 (« Léa B. », as the setup suggests for a name the speech model cannot hear), with one and with two of
-everything, and every card of the game; every fixed line is taken as it is. Each is checked for:
+everything, and every card of the game; the end of a game and its story (scripts/story.yaml) too;
+every fixed line is taken as it is. Each is checked for:
 « de », « que »… not elided before a vowel; a bare card word after « était » (« Mélanie était
 villageois »: records carry no gender, « avait la carte » needs none); a gendered article with a card
 before a player (« Le chasseur Gaëlle »); a bracket or dots read aloud; « 1 » before a plural; a
-gesture the narrator cannot make (RULINGS 24); the cause of a night's death said in the morning
+gesture the narrator cannot make (RULINGS 24); a word that agrees with a player (« Ana est
+éliminée »: no record has a gender); the cause of a night's death said in the morning
 (RULINGS 23).
 """
 
@@ -32,6 +34,7 @@ from narrator.script.plural import form
 from narrator.script.prompts import PHONE_PLACEHOLDERS as PHONE_PROMPTS
 from narrator.script.prompts import PLACEHOLDERS as TABLE_PROMPTS
 from narrator.script.prompts import load_phone_prompts, load_prompts
+from narrator.script.story_words import STORY_PLACEHOLDERS, load_story_words
 from narrator.script.templates import fill
 
 # the tables: one player and two, each name awkward in its own way
@@ -165,6 +168,53 @@ def _said() -> list[tuple[str, str]]:
             )
     for game in ("onuw", "poudlard", "thiercelieux"):
         out += [(f"{game}.line.{line.id}", line.text) for line in fixed_lines(game)]
+    return out + _story()
+
+
+# the words of a game's end (scripts/story.yaml) that are not said by themselves: the helpers' pieces
+STORY_PIECES = {"of", "of_elided", "and", "numbers", "night_ordinals", "day_ordinals"}
+STORY_CARDS = {"card", "held", "wolf", "taken", "first", "last"}  # a card's name, after « la carte »
+
+
+def _story() -> list[tuple[str, str]]:
+    """Every sentence of the end of a game and of its story, filled with every table and every card
+    name that starts with a vowel, an « h » or neither."""
+    w = load_story_words()
+    cards = ["insomniaque", "Harry Potter", "élève de Poudlard", "loup-garou"]
+    out = []
+    for key, allowed in STORY_PLACEHOLDERS.items():
+        if key in STORY_PIECES:
+            continue
+        for table in TABLES:
+            for n in (1, 2, 3):
+                for card in cards:
+                    values: dict[str, object] = {}
+                    for f in allowed:
+                        if f in STORY_CARDS:
+                            values[f] = card
+                        elif f == "cards":
+                            values[f] = w.join(cards[: n + 1])
+                        elif f.startswith("of_"):
+                            values[f] = w.of(table[-1] if f == "of_second" else table[0])
+                        elif f == "names":
+                            values[f] = w.join(table)
+                        elif f == "place":
+                            values[f] = "B"
+                        elif f == "ordinal":
+                            values[f] = w.ordinal(n, "night")
+                        elif f == "count":
+                            values[f] = w.number(n)
+                        elif f == "ballots":
+                            values[f] = w.join([w.text("ballot_first", voter=table[0], target=table[-1])])
+                        elif f == "tallies":
+                            values[f] = w.text("tally_one", target=table[-1], count=w.number(n))
+                        else:
+                            values[f] = _value(f, table, n, card)
+                    template = w.texts[key]
+                    chosen = form(template, n) if isinstance(template, dict) else template  # type: ignore[arg-type]
+                    out.append((f"story.{key}", fill(str(chosen), **values)))
+                    if not STORY_CARDS & allowed:
+                        break
     return out
 
 
@@ -188,6 +238,12 @@ CARD_BEFORE_NAME = re.compile(
 BRACKETS = re.compile(r"[()\[\]]")
 DOTS = re.compile(r"(?<!\.)\.\.(?!\.)|\.[,:;!?]|\b[A-Z]\.\w")
 ONE_PLURAL = re.compile(r"\b1 [a-zéèêàç]+s\b")
+# a word that agrees with a player (« Ana est éliminée », « Hugo, qui était seul »): records carry no gender
+GENDERED = re.compile(
+    r"(?<!d')(?<!de )\b(?:" + NAMES + r")(?:, qui)? (?:est|était|sera|reste|restera|devient|a été|semble) "
+    r"(?:\w+(?:é|ée|és|ées)|morte?|seule?|vivante?|amoureuse|prête?|sûre?|certaine?|contente?)\b",
+    re.IGNORECASE,
+)
 GESTURE = re.compile(r"\bje (te |vous |lui |leur )?(touche|montre)\b", re.IGNORECASE)
 # RULINGS 23: the morning's deaths, as the table hears them, never say who or what killed
 CAUSE = re.compile(r"dévor|empoisonn|incendie|pyromane|sorcière|surpris", re.IGNORECASE)
@@ -197,6 +253,10 @@ MORNING = ("death_devoured", "death_greedy", "death_betrayed", "death_poisoned",
 def test_every_line_is_filled_and_there_are_many() -> None:
     wheres = {where for where, _ in SAID}
     assert len(wheres) > 400 and len(SAID) > 5000
+    # the end of a game and its story among them, every sentence
+    assert {w for w in wheres if w.startswith("story.")} == {f"story.{k}" for k in STORY_PLACEHOLDERS} - {
+        f"story.{k}" for k in STORY_PIECES
+    }
     assert not [(w, t) for w, t in SAID if "{" in t or "}" in t]  # no field left unfilled
 
 
@@ -210,6 +270,7 @@ def test_every_line_is_filled_and_there_are_many() -> None:
         ("pas de points lus à voix haute", DOTS),
         ("pas de « 1 » devant un pluriel", ONE_PLURAL),
         ("pas de geste que le narrateur ne peut pas faire (RULINGS 24)", GESTURE),
+        ("pas de mot genré sur un joueur", GENDERED),
     ],
     ids=lambda value: value if isinstance(value, str) else "",  # the rule, never the pattern's text
 )
@@ -239,7 +300,13 @@ def test_the_checks_catch_what_the_table_heard() -> None:
         "1 répliques à enregistrer": ONE_PLURAL,
         "Je touche la tête des deux amoureux.": GESTURE,
         "la Sorcière se réveille, je lui montre la victime": GESTURE,
+        "Mélanie était villageois, et Ana est éliminée.": GENDERED,
+        "Hugo, qui était seul, gagne.": GENDERED,
+        "Ana avait la carte de insomniaque.": NOT_ELIDED,
     }
+    # and what needs no gender is let through: the card agrees, not the player
+    assert not GENDERED.search("La carte d'Ana est retournée, face visible.")
+    assert not GENDERED.search("Ana avait la carte simple villageois et meurt.")
     assert [text for text, pattern in heard.items() if not pattern.search(text)] == []
     assert fill("La carte de {p}.", p="Ana") == "La carte d'Ana."
     assert fill("Le téléphone de {p} et celui de {q}.", p="Hugo", q="Harry") == "Le téléphone d'Hugo et celui de Harry."

@@ -599,7 +599,8 @@ def test_a_card_answer_refused_says_what_is_wrong_and_how_many_are_given(answer:
     with pytest.raises(EOFError):
         spoken.run()
     said = heard_lines(speaker)
-    assert said[-2:] == [why, "2 sur 9."]
+    # issue 23: the cards given are kept, and how many are missing is said
+    assert said[-2:] == [why, "Il manque 7 personnages : 2 sur 9."]
     # the example is one of Poudlard's own cards
     assert "par exemple « deux mangemorts »" in next(line for line in said if line.startswith("Quels personnages"))
 
@@ -659,3 +660,19 @@ def test_c_est_tout_after_the_last_card_is_harmless() -> None:
     assert said[-1] == load_prompts().text("yes_or_no")
     assert sum(line.startswith("3 joueurs : ") for line in said) == 1  # the read-back not said again
     assert not any(line.startswith("Je n'ai pas compris") for line in said)
+
+
+def test_a_yes_or_a_no_to_an_open_question_is_told_why_it_is_not_an_answer() -> None:
+    # issue 23: « oui » to « quel est ton nom ? » or « non » to « Quels personnages ? » was met with the
+    # question again, unexplained; it is understood, and is not an answer to that question
+    answers = ["poudlard", "cinq", "oui", "ana", "oui", "ben", "oui", "cleo", "oui", "dan", "oui", "eva", "oui"]
+    spoken, speaker = setup([*answers, "non"])
+    with pytest.raises(EOFError):
+        spoken.run()
+    said = heard_lines(speaker)
+    told = [i for i, line in enumerate(said) if line == "Ce n'est pas une question à oui ou non."]
+    assert len(told) == 2
+    assert said[told[0] + 1].startswith("Place 1") and said[told[1] + 1].startswith("Quels personnages")
+    assert not any(line.startswith("Je n'ai pas compris") for line in said)
+    # a « oui » to a question of « oui » or « non » is an answer: « Ana, c'est bien ça ? »
+    assert said[told[0] + 2] == "Ana, c'est bien ça ?"

@@ -9,6 +9,8 @@ tests/rulebooks/002_e447aa202eb5d4a8.txt (thiercelieux).
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
+from functools import partial
 
 import pytest
 import yaml
@@ -21,6 +23,8 @@ from narrator.app.family import resolve_record
 from narrator.app.onenight import OneNight
 from narrator.app.startup import Options, TableRequest, open_io, start
 from narrator.cli import main
+from narrator.rules.classic.engine import play
+from narrator.rules.classic.record import parse_record
 from narrator.rules.reason import Reason
 from narrator.script.classic.script import load_classic, say
 from narrator.script.story_words import load_story_words
@@ -95,25 +99,30 @@ def test_the_story_of_a_phone_game_tells_each_action_in_the_order_of_the_night()
     assert story == session.story()
     assert story[:2] == [
         "L'histoire de la partie.",
-        "Au début de la nuit, Ana avait la carte de loup-garou, Ben la carte de Doppelgänger, Cleo la carte de"
-        " voyante, Dan la carte de voleur, Eva la carte d'insomniaque et Fay la carte de chasseur.",
+        "Au début de la nuit, Ana avait la carte loup-garou, Ben la carte Doppelgänger, Cleo la carte"
+        " voyante, Dan la carte voleur, Eva la carte insomniaque et Fay la carte chasseur.",
     ]
     assert in_order(
         story,
         [
-            "Au milieu restaient les cartes de loup-garou, de merdeux et de villageois.",
+            "Au milieu restaient les cartes loup-garou, merdeux et villageois.",
             # 000 3a i: the Doppelgänger copies, and a Doppelgänger-voyante looks at once
-            "Ben, avec la carte de Doppelgänger, a copié la carte de Cleo : voyante.",
-            "Ben, avec la carte de Doppelgänger-voyante, a regardé la carte d'Ana : loup-garou.",
-            "Ana, avec la carte de loup-garou, n'a vu personne d'autre ouvrir les yeux.",
+            "Ben, avec la carte Doppelgänger, a copié la carte de Cleo : voyante.",
+            "Ben, avec la carte Doppelgänger-voyante, a regardé la carte d'Ana : loup-garou.",
+            "Ana, avec la carte loup-garou, n'a vu personne d'autre ouvrir les yeux.",
             "Ana a regardé la carte B du milieu : merdeux.",
-            "Cleo, avec la carte de voyante, a regardé deux cartes du milieu : loup-garou et villageois.",
-            "Dan, avec la carte de voleur, a échangé sa carte contre celle d'Ana et a pris la carte de loup-garou.",
-            "Eva, avec la carte d'insomniaque, a regardé sa carte à la fin de la nuit : insomniaque.",
+            "Cleo, avec la carte voyante, a regardé deux cartes du milieu : loup-garou et villageois.",
+            "Dan, avec la carte voleur, a échangé sa carte contre celle d'Ana et a pris la carte loup-garou.",
+            "Eva, avec la carte insomniaque, a regardé sa carte à la fin de la nuit : insomniaque.",
+            # the cards at dawn, before the vote: the game's order
+            "Dan : voleur au début de la nuit, loup-garou à la fin.",
+            "Eva a gardé sa carte : insomniaque.",
             "Au vote, Ana a voté contre Dan, Ben contre Dan, Cleo contre Dan, Dan contre Ana, Eva contre Dan et Fay"
             " contre Dan.",
-            *resolve_record(ONUW)["why"],
-            "Dan : voleur au début de la nuit, loup-garou à la fin.",
+            # the verdict the table heard (« Dan a le plus de voix, avec 5 voix, et meurt. »), told in the past
+            "Dan a eu le plus de voix, avec 5 voix, et a perdu la vie.",
+            "Dan avait la carte loup-garou : le village a gagné.",
+            "Ana, Ben, Cleo, Eva et Fay ont gagné.",
             WORDS.text("story_end"),
         ],
     )
@@ -128,11 +137,11 @@ def test_the_story_of_poudlard_tells_dumbledore_neville_and_harry() -> None:
     assert in_order(
         story,
         [
-            "Ben, avec la carte d'Albus Dumbledore, a regardé la carte B du milieu, la carte de Ron Weasley, et l'a"
+            "Ben, avec la carte Albus Dumbledore, a regardé la carte B du milieu, la carte Ron Weasley, et l'a"
             " mise devant Eva.",
-            "Cleo, avec la carte de Neville Londubat, a échangé les cartes d'Ana et de Dan.",
+            "Cleo, avec la carte Neville Londubat, a échangé les cartes d'Ana et de Dan.",
             # 001: "Si cette carte est un Mangemort, remets-la face cachée." — Neville's card is not; Harry acts by the card dealt
-            "Dan, avec la carte d'Harry Potter, a retourné la carte de Cleo et l'a laissée face visible : Neville"
+            "Dan, avec la carte Harry Potter, a retourné la carte de Cleo et l'a laissée face visible : Neville"
             " Londubat.",
         ],
     )
@@ -239,11 +248,17 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
         "Les cartes en jeu : Doppelgänger, loup-garou, loup-garou, voyante, voleur, insomniaque, villageois, chasseur"
         " et tannelier.",
         "La nuit s'est jouée avec les vraies cartes : je n'ai pas vu ce que chacun a fait.",
+        # the cards at dawn, as the players said them, before the vote they decided: the game's order
+        "À la fin de la nuit, Ana avait la carte voleur, Ben la carte Doppelgänger-chasseur, Chloé la carte"
+        " chasseur, Dan la carte loup-garou, Eva la carte tannelier et Fay la carte villageois.",
         "Au vote, Ana a voté contre Dan, Ben contre Chloé, Chloé contre Dan, Dan contre Chloé, Eva contre Chloé et"
         " Fay contre Dan.",
-        *expected["why"],
-        "À la fin de la nuit, Ana avait la carte de voleur, Ben la carte de Doppelgänger-chasseur, Chloé la carte de"
-        " chasseur, Dan la carte de loup-garou, Eva la carte de tannelier et Fay la carte de villageois.",
+        # the verdict the table heard (« …, qui meurent. »), told in the past
+        "Égalité à 3 voix entre Chloé et Dan, qui ont perdu la vie.",
+        "Chloé avait la carte chasseur et votait contre Dan, qui a perdu la vie aussi.",
+        "Dan avait la carte loup-garou : le village a gagné.",
+        "Chloé, qui avait la carte chasseur, a tué un loup-garou avec son pouvoir et a gagné aussi.",
+        "Ana, Ben, Chloé et Fay ont gagné.",
         WORDS.text("story_end"),
     ]
 
@@ -266,24 +281,30 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
     # the engine's every sentence of the record, in its order, among the story's own lines (its « Nuit 1. »
     # told « Première nuit. »)
     titles = {say(load_classic(), Reason(kind, {"number": n})) for kind in ("night", "day") for n in (1, 2)}
-    assert in_order(story, [w for w in resolve_record(RECORD)["why"] if w not in titles])
+    rules = load_classic()
+    past = replace(rules, texts={**rules.texts, **WORDS.classic_told()})
+    reasons = play(rules, parse_record(rules, RECORD), partial(say, rules)).why
+    # every one of them told in the past, where the game said it as it happened (« Le village élimine Cleo »)
+    assert in_order(story, [say(past, r) for r in reasons if say(rules, r) not in titles])
+    assert "Le village élimine Cleo, qui avait la carte voyante." in resolve_record(RECORD)["why"]
+    assert "Le village a éliminé Cleo, qui avait la carte voyante." in story
     assert in_order(
         story,
         [
             "L'histoire de la partie.",
-            "Au début de la partie, Ana avait la carte de loup-garou, Ben la carte de loup-garou, Cleo la carte de"
-            " voyante, Dan la carte de sorcière, Eva la carte de chasseur, Fay la carte de Cupidon et Gus la carte"
-            " de petite fille.",
+            "Au début de la partie, Ana avait la carte loup-garou, Ben la carte loup-garou, Cleo la carte"
+            " voyante, Dan la carte sorcière, Eva la carte chasseur, Fay la carte Cupidon et Gus la carte"
+            " petite fille.",
             "Première nuit.",
             "Premier jour.",
             # the ballots, before their count
             "Au vote, Ana a voté contre Cleo, Cleo contre Ana, Dan contre personne, Fay contre Cleo et Gus contre Ana.",
-            "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
+            "Dan, capitaine, a départagé les ex-æquo et a désigné Cleo.",
             "Deuxième nuit.",
-            "La sorcière sauve Dan avec sa potion de vie.",
+            "La sorcière a sauvé Dan avec sa potion de vie.",
             "Deuxième jour.",
             "Au vote, Ana a voté contre Dan, Dan contre Ana, Fay contre Ana et Gus contre Ana.",
-            "Dan, capitaine, a une voix qui compte double.",  # part of the count: after the ballots
+            "Dan, capitaine, avait une voix qui comptait double.",  # part of the count: after the ballots
             WORDS.text("story_end"),
         ],
     )

@@ -650,7 +650,7 @@ class SpokenSetup:
         """Why an answer at a question of cards is not taken, and how many cards there are: « trois Ron
         Weasley » (the box holds one), « Voldemort » (no card of the game); [] if it is none of these."""
         words = self.words(str(self.answers["game"]))
-        so_far = self.prompts.line("characters_so_far", count=len(self.cards), total=total)
+        so_far = self._missing(len(self.cards), total)  # « Il manque 6 personnages : 5 sur 11. »
         first, _, rest = text.strip().partition(" ")
         number = [c.count for c in words.parse(first, "number") if c.command == "number" and c.count]
         said = [c.role for c in words.parse(rest, "character") if c.command == "character" and c.role] if rest else []

@@ -61,6 +61,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "help_classic": set(),
     "not_understood": {"text"},
     "unknown_player": {"name"},
+    "not_yes_no": set(),
     "not_heard": set(),
     "keyboard": set(),
     "nothing_to_undo": set(),

@@ -91,6 +91,10 @@ class Conversation:
                     answer = accept(commands)
                     if answer is not None:
                         return answer
+                    if all(c.command in ("yes", "no") for c in commands):
+                        # « oui » to « quel est ton nom ? »: understood, and not an answer; the table is told
+                        # why before the question comes again (never « je n'ai pas compris »)
+                        self.voice.tell(self.prompts.line("not_yes_no"))
                 failures += 1
                 if failures == FAILURES_BEFORE_KEYBOARD and self.keyboard is not None:
                     # after three failures the keyboard is offered, for this question

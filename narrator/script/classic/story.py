@@ -5,13 +5,15 @@ journal read as a record), French sentences out.
 
 The record is played again through the engine (narrator/rules/classic/engine.py) and every one of its
 reasons is told in the script's own words (`texts`, the operator's sentences, causes included:
-RULINGS 23 keeps the causes out of the mornings, not out of the story). The engine's « Nuit 1. » is told
-as « Première nuit. », and the ballots of each vote come just before its count.
+RULINGS 23 keeps the causes out of the mornings, not out of the story), in the past where the game said
+it in the present as it happened (scripts/story.yaml's `classic_…`: « Le village a éliminé Cleo »).
+The engine's « Nuit 1. » is told as « Première nuit. », and the ballots of each vote come just before its count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import partial
 
 from narrator.rules.classic.day import SECOND_VOTES
@@ -35,14 +37,15 @@ def story(rules: Rules, raw: Mapping[str, object], words: StoryWords | None = No
     w = words or load_story_words()
     record = parse_record(rules, raw)
     outcome = play(rules, record, partial(say, rules))
+    told = replace(rules, texts={**rules.texts, **w.classic_told()})  # the engine's sentences, in the past
     out = [w.text("story_title")]
-    held = [{"player": p, "of_card": w.of(rules.roles[r].name)} for p, r in zip(record.players, record.roles)]
+    held = [{"player": p, "card": rules.roles[r].name} for p, r in zip(record.players, record.roles)]
     out.append(w.text("deal_classic", cards=w.listed("dealt_first", "dealt_next", held)))
     if record.extra:
-        out.append(w.text("extra", of_cards=w.join([w.of(rules.roles[r].name) for r in record.extra])))
+        out.append(w.text("extra", cards=w.join([rules.roles[r].name for r in record.extra])))
     for phase, report in zip(record.phases, outcome.phases):
-        out += _phase(rules, w, phase, report.why)
-    out += [say(rules, r) for r in outcome.why[len([r for p in outcome.phases for r in p.why]) :]]
+        out += _phase(told, w, phase, report.why)
+    out += [say(told, r) for r in outcome.why[len([r for p in outcome.phases for r in p.why]) :]]
     out.append(w.text("story_end"))
     return out
 

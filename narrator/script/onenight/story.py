@@ -1,16 +1,16 @@
 """The story of a one-night game, told once it is over: the deal, what each character did in the order
-of the night, the vote, the verdict, the cards at dawn and who changed card. Pure: what the game's
+of the night, the cards at dawn and who changed card, the vote, the verdict (told in the past). Pure: what the game's
 record or journal holds in (`Told`), French sentences out (scripts/story.yaml, the game's `texts`).
 
 Everything may be told then: RULINGS 23 keeps the causes out of the mornings, not out of the story.
 With physical cards the narrator saw neither the deal nor the night: the story says so and tells the
-cards in play, the vote and the cards the players said at dawn.
+cards in play, the cards the players said at dawn, then the vote.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from narrator.rules.onenight import resolve_day
 from narrator.rules.onenight.model import CENTER, COPY_PREFIX, Options, Power, Role, Ruleset, Vote
@@ -53,43 +53,49 @@ def story(rules: Ruleset, told: Told, words: StoryWords | None = None) -> list[s
     if told.deal is not None:
         n = len(told.players)
         out.append(w.text("deal", cards=_cards_held(rules, w, told.players, told.deal[:n])))
-        out.append(w.text("center", of_cards=w.join([w.of(card_name(rules, c)) for c in told.deal[n:]])))
+        out.append(w.text("center", cards=w.join([card_name(rules, c) for c in told.deal[n:]])))
         out += night_story(rules, w, told.players, told.deal, told.night)
+        # the cards at dawn and who changed card, in the order of the game: before the vote they decided
+        final = _night_cards(rules, told.players, told.deal, told.night)[0]
+        out += dawn_reveal(rules, told.players, told.deal, final, w, kept="story_kept")
     else:
         names = [card_name(rules, c) for c in sorted(told.in_play, key=list(rules.roles).index)]
         out.append(w.text("in_play", cards=w.join(names)))
         out.append(w.text("unseen_night"))
+        # the cards the players said at dawn, in the order of the game: before the vote they decided
+        out.append(w.text("dawn_story", cards=_cards_held(rules, w, told.players, told.final)))
     out += _votes(w, told)
     dead, _, reasons = resolve_day(
         rules, told.options, told.players, list(told.final), Vote(told.counts, dict(told.pointing))
     )
-    out += [say(rules, r) for r in reasons]
-    if told.deal is not None:
-        out += dawn_reveal(
-            rules, told.players, told.deal, _night_cards(rules, told.players, told.deal, told.night)[0], w
-        )
-    else:
-        out.append(w.text("dawn_story", cards=_cards_held(rules, w, told.players, told.final)))
+    past = replace(rules, texts={**rules.texts, **w.one_night_told(rules.game)})  # the verdict, in the past
+    out += [say(past, r) for r in reasons]
     out.append(w.text("story_end"))
     return out
 
 
 def dawn_reveal(
-    rules: Ruleset, players: Sequence[str], deal: Sequence[str], final: Sequence[str], words: StoryWords | None = None
+    rules: Ruleset,
+    players: Sequence[str],
+    deal: Sequence[str],
+    final: Sequence[str],
+    words: StoryWords | None = None,
+    kept: str = "dawn_kept",
 ) -> list[str]:
-    """Every card at dawn, who changed card (« Ana a commencé voleur et finit loup-garou »), the middle's."""
+    """Every card at dawn, who changed card (« Ana : voleur au début de la nuit, loup-garou à la fin »), the
+    middle's; `kept` says a card kept (« Cleo garde sa carte » at the table, in the past in the story)."""
     w = words or load_story_words()
     n = len(players)
     out = []
     for player, first, last in zip(players, deal, final):
         said = {"player": player, "first": card_name(rules, first), "last": card_name(rules, last)}
-        out.append(w.text("dawn_kept" if first == last else "dawn_changed", **said))
+        out.append(w.text(kept if first == last else "dawn_changed", **said))
     out.append(w.text("dawn_center", cards=w.join([card_name(rules, c) for c in final[n:]])))
     return out
 
 
 def _cards_held(rules: Ruleset, w: StoryWords, players: Sequence[str], cards: Sequence[str]) -> str:
-    items = [{"player": p, "of_card": w.of(card_name(rules, c))} for p, c in zip(players, cards)]
+    items = [{"player": p, "card": card_name(rules, c)} for p, c in zip(players, cards)]
     return w.listed("dealt_first", "dealt_next", items)
 
 
@@ -182,7 +188,7 @@ def night_story(
     for seat, role, choice, is_copy, before, after, table in done:
         player = players[seat]
         held = deal[seat] if role.id == deal[seat] or is_copy else COPY_PREFIX + role.id
-        said = {"player": player, "of_card": w.of(name(held))}
+        said = {"player": player, "held": name(held)}
         if is_copy:
             target = str(choice.get("copy"))
             said_target = {"of_target": w.of(target), "card": name(before[players.index(target)])}
@@ -200,7 +206,7 @@ def night_story(
                 groups_told.add(group)
                 if len(members) > 1:
                     cards = list(dict.fromkeys(acting[players.index(m)].name for m in members))
-                    out.append(w.text("recognized", names=w.join(members), of_card=w.join([w.of(c) for c in cards])))
+                    out.append(w.text("recognized", names=w.join(members), cards=w.join(cards)))
                 else:
                     out.append(w.text("alone", **said))
             if "peek" in choice:
@@ -210,9 +216,9 @@ def night_story(
             wolves = [players[s] for s, r in sorted(acting.items()) if r.wolf]
             wolf = next(r for r in rules.roles.values() if r.wolf)
             if wolves:
-                out.append(w.text("saw_wolves", **said, of_wolf=w.of(wolf.name), names=w.join(wolves)))
+                out.append(w.text("saw_wolves", **said, wolf=wolf.name, names=w.join(wolves)))
             else:
-                out.append(w.text("saw_no_wolf", **said, of_wolf=w.of(wolf.name)))
+                out.append(w.text("saw_no_wolf", **said, wolf=wolf.name))
         elif not choice and power is not Power.SEE_SELF_FINAL:
             out.append(w.text("did_nothing", **said))
         elif power is Power.LOOK:
@@ -225,21 +231,21 @@ def night_story(
                 out.append(w.text("looked", **said, of_target=w.of(target), card=name(before[players.index(target)])))
         elif power is Power.SWAP_SELF_OTHER_LOOK:
             target = str(choice["swap_with"])
-            out.append(w.text("swapped_with", **said, of_target=w.of(target), of_taken=w.of(name(after[seat]))))
+            out.append(w.text("swapped_with", **said, of_target=w.of(target), taken=name(after[seat])))
         elif power is Power.SWAP_TWO_OTHERS:
             pair = choice["swap"]
             a, b = (str(p) for p in pair) if isinstance(pair, list) else ("", "")
             out.append(w.text("swapped_two", **said, of_first=w.of(a), of_second=w.of(b)))
         elif power is Power.SWAP_SELF_CENTER_BLIND:
             place = str(choice["take"])
-            out.append(w.text("took_center", **said, place=place, of_taken=w.of(name(before[n + CENTER.index(place)]))))
+            out.append(w.text("took_center", **said, place=place, taken=name(before[n + CENTER.index(place)])))
         elif power is Power.CENTER_TO_PLAYER:
             place, to = str(choice["look"]), str(choice["give_to"])
-            taken = w.of(name(before[n + CENTER.index(place)]))
+            taken = name(before[n + CENTER.index(place)])
             if to == player:
-                out.append(w.text("kept_center", **said, place=place, of_taken=taken))
+                out.append(w.text("kept_center", **said, place=place, taken=taken))
             else:
-                out.append(w.text("gave_center", **said, place=place, of_taken=taken, target=to))
+                out.append(w.text("gave_center", **said, place=place, taken=taken, target=to))
         elif power is Power.REVEAL:
             target = str(choice["reveal"])
             key = "revealed" if target in table.visible else "revealed_hidden"
