@@ -199,6 +199,13 @@ def test_the_day_ballot_chooses_nothing_beforehand_and_the_dead_neither_vote_nor
     reply = ana.vote("Cleo")
     assert reply.startswith("Vote transmis : « Ana vote contre Cleo ».") and "Vote envoyé" not in reply
     assert hub.lines() == [("Ana", "Ana vote contre Cleo")]
+    # « compté » only once the narrator counted it (read back aloud), said next to the ballot
+    hub.ballot("Ana", "Vote compté : contre Cleo.")
+    ana.page.wait_for_function(
+        "() => document.getElementById('ballot-reply').textContent === 'Vote compté : contre Cleo.'"
+    )
+    hub.ballot("Ana", "Vote refusé : Cleo ne reçoit plus de voix.")
+    ana.page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote refusé')")
     # the server refuses what the page no longer offers: the dead's ballot, a ballot against the dead
     for phone, target in ((dan, "Ana"), (ana, "Dan")):
         got = phone.page.evaluate(
