@@ -761,3 +761,31 @@ def test_the_end_on_every_phone_has_the_verdict_every_card_and_the_story_told_al
     assert [row["player"] for row in end["cards"]] == PLAYERS  # type: ignore[union-attr]
     story = table.session.story()
     assert story and end["story"] == story  # the story's sentences, the same as the spoken one
+
+
+def test_an_answer_the_rules_refuse_is_said_next_to_the_question_asked_again_never_among_the_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: « a refusal, if one can still happen, said next to the question, never among the secrets »;
+    the question comes again on every phone alike, under the refusal's words."""
+    from narrator.rules.errors import RecordError
+
+    check, refused_once = ClassicSession._check, []
+
+    def once(self, ask, rule, value):  # the rules refuse the voyante's first look
+        if ask.key == "voyante" and not refused_once:
+            refused_once.append(value)
+            raise RecordError(("voyante",), "un joueur en vie", value)
+        return check(self, ask, rule, value)
+
+    monkeypatch.setattr(ClassicSession, "_check", once)
+    table = phone_table(RECORD)
+    play(table)
+    refused = load_narration().phones["refused"]
+    rounds = [qs for _, qs in sorted(table.phones.rounds.items())]
+    seer = [n for n, qs in enumerate(rounds) if {s for s, q in qs.items() if not q.decoy} == {"Cleo"}]
+    first, again = rounds[seer[0]], rounds[seer[1]]
+    assert seer[1] == seer[0] + 1 and refused_once
+    assert not any(q.text.startswith(refused) for q in first.values())
+    assert {q.text for q in again.values()} == {f"{refused} {first['Cleo'].text}"}  # every phone alike
+    assert not any("Refusé" in text or "attendu" in text for seat in PLAYERS for text in table.phones.secrets(seat))
