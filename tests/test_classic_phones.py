@@ -303,7 +303,6 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
     play(table)
     rounds = table.phones.rounds
     assert rounds
-    yes_no = load_phone_prompts().text("phone_decoy_yes_no")
     # the lists of names of each night (the rounds of Cupidon, the voyante, the pack, the poison): on every
     # phone the living but its holder (Cupidon may choose himself: then every phone shows every name), so
     # that a decoy beside a list looks like it, and neither tells who the wolves are nor who the voyante is
@@ -325,12 +324,14 @@ def test_every_other_phone_shows_a_decoy_of_the_same_form() -> None:
             # the rules let Cupidon (002: "il peut se désigner lui-même") and the sorcière's poison choose
             # their own holder: in those calls (the poison: rounds 6 and 10), and no other, every phone shows every name
             assert (shown == whole) == (number in (1, 6, 10)), number
-        looks = next(q for q in questions.values() if not q.decoy)
-        for question in questions.values():
-            if question.decoy and question.form is Form.YES_NO:
-                assert question.text == yes_no
-            elif question.decoy:  # the call's own words, without what only the called may read
-                assert looks.text.startswith(question.text), (number, question.text, looks.text)
+        # a glance at any phone tells nothing: the same words on every phone, decoys included
+        texts = {q.text for q in questions.values()}
+        assert len(texts) == 1, (number, texts)
+        # and no name in them: a name only the called may read is in their secrets (the witch's victim)
+        assert not any(p in text for p in PLAYERS for text in texts), (number, texts)
+    heal = load_narration().phones["heal"].split("{")[0]
+    assert [t for t in table.phones.secrets("Dan") if t.startswith(heal)]  # the sorcière (Dan) reads the victim
+    assert not any(t.startswith(heal) for seat in set(PLAYERS) - {"Dan"} for t in table.phones.secrets(seat))
     # the voyante's list is the rules' own; the pack's shows the other wolf; no phone refuses a touch by
     # itself (a refusal on one phone would tell it is live): every name a phone shows, it sends
     assert "Cleo" not in [c.value for c in rounds[2]["Cleo"].choices]
@@ -375,10 +376,13 @@ def test_the_wolves_propose_until_they_agree() -> None:
         if {s for s, q in qs.items() if not q.decoy} == {"Ana", "Ben"}
     ]
     assert len(pack_rounds) == 2  # night 1: asked again once; night 2 Ben is alone
+    # asked again under the same words on every phone; the proposals are the pack's secrets
     again = pack_rounds[1]["Ana"].text
-    assert "Ana propose Hugo" in again and "Ben propose Dan" in again
-    assert pack_rounds[1]["Ben"].text == again
-    # the proposals are the pack's: no other phone ever shows them
+    assert again.startswith(load_narration().phones["disagree"])
+    assert {q.text for q in pack_rounds[1].values()} == {again}
+    for wolf in ("Ana", "Ben"):
+        assert any("Ana propose Hugo" in t and "Ben propose Dan" in t for t in table.phones.secrets(wolf))
+    # no other phone ever shows them
     for seat in set(PLAYERS) - {"Ana", "Ben"}:
         assert "propose" not in table.phones.everything(seat)
 
@@ -757,3 +761,31 @@ def test_the_end_on_every_phone_has_the_verdict_every_card_and_the_story_told_al
     assert [row["player"] for row in end["cards"]] == PLAYERS  # type: ignore[union-attr]
     story = table.session.story()
     assert story and end["story"] == story  # the story's sentences, the same as the spoken one
+
+
+def test_an_answer_the_rules_refuse_is_said_next_to_the_question_asked_again_never_among_the_secrets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: « a refusal, if one can still happen, said next to the question, never among the secrets »;
+    the question comes again on every phone alike, under the refusal's words."""
+    from narrator.rules.errors import RecordError
+
+    check, refused_once = ClassicSession._check, []
+
+    def once(self, ask, rule, value):  # the rules refuse the voyante's first look
+        if ask.key == "voyante" and not refused_once:
+            refused_once.append(value)
+            raise RecordError(("voyante",), "un joueur en vie", value)
+        return check(self, ask, rule, value)
+
+    monkeypatch.setattr(ClassicSession, "_check", once)
+    table = phone_table(RECORD)
+    play(table)
+    refused = load_narration().phones["refused"]
+    rounds = [qs for _, qs in sorted(table.phones.rounds.items())]
+    seer = [n for n, qs in enumerate(rounds) if {s for s, q in qs.items() if not q.decoy} == {"Cleo"}]
+    first, again = rounds[seer[0]], rounds[seer[1]]
+    assert seer[1] == seer[0] + 1 and refused_once
+    assert not any(q.text.startswith(refused) for q in first.values())
+    assert {q.text for q in again.values()} == {f"{refused} {first['Cleo'].text}"}  # every phone alike
+    assert not any("Refusé" in text or "attendu" in text for seat in PLAYERS for text in table.phones.secrets(seat))

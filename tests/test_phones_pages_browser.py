@@ -5,7 +5,7 @@ with nothing chosen beforehand, for the living only; the end with the winners, t
 shown to a page that comes back after it too; axe-core finds nothing on any screen, night or day; what
 a screen reader reads through a night is the same on every phone but for what only one player learns.
 
-Each screen kind is saved at a phone's size in docs/phones/ (PNG), night and day.
+Each screen kind is saved at a phone's size (390 × 844) in docs/screens/ (PNG), night and day.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ VOYANTE = Card(
     "voyante", "Voyante", "Chaque nuit, vous découvrez le personnage d'un joueur de votre choix.", "", "Camp du village"
 )
 PHONE = {"width": 390, "height": 844}  # a phone's screen, in CSS pixels
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "phones"
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screens"
 END = end_screen(
     "Le village n'a plus d'ennemi en vie : le village gagne.",
     [("Ana", "Voyante", "Voyante"), ("Ben", "Loup-garou", "Voleur"), ("Cleo", "Villageois", "Villageois")],
@@ -199,6 +199,13 @@ def test_the_day_ballot_chooses_nothing_beforehand_and_the_dead_neither_vote_nor
     reply = ana.vote("Cleo")
     assert reply.startswith("Vote transmis : « Ana vote contre Cleo ».") and "Vote envoyé" not in reply
     assert hub.lines() == [("Ana", "Ana vote contre Cleo")]
+    # « compté » only once the narrator counted it (read back aloud), said next to the ballot
+    hub.ballot("Ana", "Vote compté : contre Cleo.")
+    ana.page.wait_for_function(
+        "() => document.getElementById('ballot-reply').textContent === 'Vote compté : contre Cleo.'"
+    )
+    hub.ballot("Ana", "Vote refusé : Cleo ne reçoit plus de voix.")
+    ana.page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote refusé')")
     # the server refuses what the page no longer offers: the dead's ballot, a ballot against the dead
     for phone, target in ((dan, "Ana"), (ana, "Dan")):
         got = phone.page.evaluate(
@@ -313,7 +320,7 @@ def test_a_screen_reader_reads_the_same_night_on_every_phone_but_what_only_one_l
 
 
 SCREENS = ("attente", "question", "deux-noms", "oui-non", "toucher", "refus", "envoye", "carte", "carte-sans-symbole",
-           "appris", "vote", "elimine", "fin")  # fmt: skip
+           "appris", "vote", "vote-compte", "elimine", "fin")  # fmt: skip
 
 
 def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserPhone:
@@ -330,16 +337,17 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
         hub.ask({"Ana": Question(Form.PAIR, "Les deux amoureux, deux joueurs différents.", NAMES)})
         ana.wait_question("amoureux")
     elif kind == "oui-non":
-        hub.ask({"Ana": Question(Form.YES_NO, "Potion de vie pour Ben, la victime des loups-garous ?")})
+        life = "Potion de vie pour la victime des loups-garous ? Son nom est dans « Ce que vous avez appris »."
+        hub.ask({"Ana": Question(Form.YES_NO, life)})
         ana.wait_question("Potion")
     elif kind == "toucher":
         hub.ask({"Ana": Question(Form.TAP, "Quand vous avez fini, touchez « C'est fait ». Chaque téléphone répond.")})
         ana.wait_question("C'est fait")
-    elif kind == "refus":
-        refusal = "ce nom n'est pas permis : touchez-en un autre"
-        hub.ask({"Ana": Question(Form.ONE, "La victime.", NAMES[1:], allowed=("Cleo",), refusal=refusal)})
-        ana.wait_question("La victime.")
-        ana.choose("Ben")
+    elif kind == "refus":  # a classic call asked again on every phone, and « Valider » with nothing ticked
+        again = "Un choix touché n'est pas permis : chaque téléphone répond à nouveau. La victime des loups-garous."
+        hub.ask({"Ana": Question(Form.ONE, again, NAMES[1:])})
+        ana.wait_question("Un choix touché")
+        page.get_by_role("button", name="Valider", exact=True).click()
         ana.refusal()
     elif kind == "envoye":
         ana.choose("Cleo")
@@ -348,9 +356,11 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
     elif kind == "carte":
         hub.rest()
         ana.show_card()
+        page.locator("#card-title").evaluate("e => e.scrollIntoView()")  # the card whole in the shot
     elif kind == "carte-sans-symbole":
         ana.hide_card()
         ben.show_card()
+        ben.page.locator("#card-title").evaluate("e => e.scrollIntoView()")
         return ben
     elif kind == "appris":
         ben.hide_card()
@@ -362,6 +372,14 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
         hub.public(living=("Ana", "Cleo", "Dan"))
         page.locator("#ballot summary").click()
         page.locator("#ballot-form").scroll_into_view_if_needed()
+    elif kind == "vote-compte":  # cast on the phone, then counted by the narrator
+        hub.ballots(True)
+        page.get_by_label("Je vote contre").select_option("Cleo")  # the ballot is open (« vote »)
+        page.get_by_role("button", name="Voter", exact=True).click()
+        page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote transmis')")
+        hub.ballot("Ana", "Vote compté : contre Cleo.")
+        page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote compté')")
+        page.locator("#ballot-reply").scroll_into_view_if_needed()
     elif kind == "elimine":
         ben.page.locator("#ballot-dead:not([hidden])").wait_for()
         ben.page.locator("#ballot-dead").scroll_into_view_if_needed()
@@ -387,7 +405,7 @@ def test_every_screen_kind_passes_axe_and_is_saved_at_a_phones_size(browser: Bro
     join.page.screenshot(path=str(SHOTS / f"{theme}-00-rejoindre.png"))
     ana, ben = seated(browser, url, "Ana"), seated(browser, url, "Ben")
     for n, kind in enumerate(SCREENS, start=1):
-        if night and kind in ("vote", "elimine"):  # the day's vote is not on a night page
+        if night and kind in ("vote", "vote-compte", "elimine"):  # the day's vote is not on a night page
             hub.public(living=("Ana", "Cleo", "Dan"))
             ben.page.wait_for_function("() => !screen.living.includes('Ben')")
             assert not ben.page.locator("#ballot-section").is_visible()
@@ -395,12 +413,12 @@ def test_every_screen_kind_passes_axe_and_is_saved_at_a_phones_size(browser: Bro
         phone = _show(kind, hub, ana, ben)
         phone.page.wait_for_function("(night) => document.body.className === (night ? 'night' : 'day')", arg=night)
         clean(phone)
-        phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"), full_page=True)
+        phone.page.screenshot(path=str(SHOTS / f"{theme}-{n:02d}-{kind}.png"))  # what a 390 × 844 phone shows
 
 
 def test_every_symbol_of_001_is_drawn_and_named(browser: Browser, table) -> None:
     """001 "Adaptation": « Un symbole a été associé à chaque Personnage » — each drawn by the page, each
-    named for a screen reader; saved side by side in docs/phones/symboles.png to be looked at."""
+    named for a screen reader; saved side by side in docs/screens/symboles.png to be looked at."""
     _, url, _ = table
     ana = seated(browser, url, "Ana")
     names = sorted({str(s) for s in _poudlard_symbols()})

@@ -486,3 +486,26 @@ def test_the_phones_are_told_when_the_game_ends_not_when_it_is_stopped(stopped: 
             return message.data
 
     assert asyncio.run(played()) == (WSCloseCode.GOING_AWAY if stopped else GAME_OVER)
+
+
+def test_at_the_end_a_page_that_comes_back_is_served_the_end_while_the_end_is_kept() -> None:
+    """Issue 26: « a page that reconnects after the end shows the end »: with a terminal attached the
+    server keeps serving the end (up to END_KEPT_S); here a second, then it stops."""
+    from narrator.app.phones import END_KEPT_S
+    from narrator.phones.screens import end_screen
+
+    assert END_KEPT_S == 600.0  # the README's « 10 minutes »
+    phones = open_phones(PLAYERS, "127.0.0.1", 0)
+    phone = Phone(phones.port)
+    phone.claim("Ana")
+    end = end_screen("Le village gagne.", [("Ana", "Voyante", "Voyante")])
+    phones.hub.public(end=end)
+    closing = threading.Thread(target=phones.close, kwargs={"over": True, "kept_s": 1.0})
+    closing.start()
+    time.sleep(0.2)
+    reply = phone.call("GET", "/api/screen")  # the page came back after the end
+    assert reply.status == 200 and reply.json()["screen"]["end"]["winners"] == "Le village gagne."
+    closing.join(10)
+    assert not closing.is_alive()
+    with pytest.raises(OSError):
+        phone.call("GET", "/api/screen")  # served no more

@@ -96,3 +96,32 @@ def test_a_held_vote_goes_on_and_tallies_count_only_when_the_family_takes_them()
     assert tally(ballots) == ({"Ana": "Ben", "Ben": None, "Cleo": "Ana"}, {})
     tallied, _ = host(["trois voix pour Ben", "oui"])
     assert tally(tallied.readback.collect(poll(tallies=True)))[1] == {"Ben": 3}
+
+
+def test_each_phone_says_what_became_of_its_voters_ballot() -> None:
+    """Issue 26: « Vote envoyé » only for a ballot the narrator counted; a refused ballot says why on its
+    phone, a dropped one says it was not counted."""
+    table, speaker = host(
+        ["Ana vote contre Ana", "Ana vote contre Ben", "Ben vote contre personne", "Cleo vote contre Ben", "oui"]
+    )
+    hub = table.phones = Hub(PLAYERS)
+    table.readback.collecting, table.readback.counted = table._ballot_box, table._ballot_fate
+    fates: list[tuple[str, str]] = []
+    hub.watch(lambda seats: fates.extend((s, hub.screen(s).ballot) for s in sorted(seats) if hub.screen(s).ballot))
+
+    def refusal(said: Command) -> Line | None:
+        return Line("refused*", "Ana ne vote pas contre soi-même.") if said.voter == said.target else None
+
+    table.readback.collect(poll(refusal=refusal))
+    assert fates == [
+        ("Ana", "Vote refusé : Ana ne vote pas contre soi-même."),
+        ("Ana", "Vote compté : contre Ben."),
+        ("Ben", "Vote compté : contre personne."),
+        ("Cleo", "Vote compté : contre Ben."),
+    ]
+    table._ballot_box(True)  # the next vote: nothing said yet of its ballots
+    assert [hub.screen(s).ballot for s in PLAYERS] == ["", "", ""]
+    hub.type_line("Ana", "Ana vote contre Cleo")
+    table._ballot_box(False)  # closed before Ana's ballot was heard
+    assert hub.screen("Ana").ballot == "Vote non compté : le vote était déjà fini quand il est arrivé."
+    assert hub.screen("Ben").ballot == ""

@@ -35,6 +35,7 @@ from narrator.table.setup import SetupError
 DEFAULT_PORT = 8080
 REMIND_S = 45.0  # while phones are missing, the address is said again after this long without news
 SLICE_S = 2.0  # the joining listens to the table in turns this long, and looks at the phones between them
+END_KEPT_S = 600.0  # at the end, a terminal attached: the phones are served the end this long (Ctrl+C: sooner)
 
 
 @dataclass
@@ -88,13 +89,36 @@ class TablePhones:
             print(f"  (ou http://narrateur.local:{self.port} si votre réseau le permet)", file=sys.stderr)
         print(qr_code(self.url), file=sys.stderr, flush=True)
 
-    def close(self, over: bool = False) -> None:
-        """`over`: the game is over, the phones are told so (else they wait for the game to be resumed)."""
+    def close(self, over: bool = False, kept_s: float | None = None) -> None:
+        """`over`: the game is over, the phones are told so (else they wait for the game to be resumed). At
+        the end, with a terminal attached (someone is there to end it sooner), the server keeps serving
+        the end up to `kept_s` seconds (END_KEPT_S by default): a page that comes back (a phone woken, a
+        page reloaded) shows the winners and the cards, not a dead address."""
+        if kept_s is None:
+            kept_s = END_KEPT_S if sys.stdin.isatty() and sys.stderr.isatty() else 0.0
+        try:
+            if over and kept_s > 0:
+                self.keep_end(kept_s)
+        except KeyboardInterrupt:
+            pass  # Ctrl+C: the end is closed now, as asked
         try:
             if self.advert is not None:
                 self.advert.close()
         finally:
             self.server.stop(over)  # type: ignore[attr-defined]
+
+    def keep_end(self, seconds: float) -> None:
+        """The end kept served `seconds` (the game is over: nothing more is asked of anyone)."""
+        minutes = max(1, round(seconds / 60))
+        print(
+            f"\nLa partie est finie. Les téléphones montrent la fin encore {minutes} minute"
+            f"{'s' if minutes > 1 else ''} ({self.url}) ; Ctrl+C pour fermer maintenant.",
+            file=sys.stderr,
+            flush=True,
+        )
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(1.0, left))
 
 
 def check_port(port: int) -> None:

@@ -238,13 +238,27 @@ class Hub:
         self._changed({seat})
         return None
 
-    def ballots(self, open: bool) -> None:
+    def ballots(self, open: bool) -> list[str]:
         """The table opens (or closes) the collection of a vote; ballots not yet heard when it closes are
-        dropped (at night or at the hunter's question, a phone's ballot would give the phone away)."""
+        dropped (at night or at the hunter's question, a phone's ballot would give the phone away): the
+        seats whose ballot was, in order. A vote opening clears what each phone said of the last one."""
         with self._lock:
             self._voting = open
+            dropped = [] if open else list(dict.fromkeys(seat for seat, _ in self._lines))
             if not open:
                 self._lines.clear()
+            else:
+                for seat in self.seats:
+                    self._screens[seat] = replace(self._screens[seat], ballot="")
+        if open:
+            self._changed(set(self.seats))
+        return dropped
+
+    def ballot(self, seat: str, text: str) -> None:
+        """What became of this seat's ballot (counted, refused and why, dropped), on its phone alone."""
+        with self._lock:
+            self._screens[seat] = replace(self._screens[seat], ballot=text)
+        self._changed({seat})
 
     def voting(self) -> bool:
         with self._lock:
@@ -257,6 +271,7 @@ class Hub:
             if not self._voting:
                 return "aucun vote n'est ouvert pour l'instant"
             self._lines.append((seat, words))
+            self._screens[seat] = replace(self._screens[seat], ballot="")  # heard, then counted or refused
             self._news += 1
             self._lock.notify_all()
         return None

@@ -25,6 +25,7 @@ def screen_json(screen: Screen, players: Sequence[str]) -> dict[str, Any]:
         "night": screen.night,
         "living": list(players if screen.living is None else screen.living),
         "end": screen.end,
+        "ballot": screen.ballot,
     }
 
 

@@ -110,6 +110,8 @@ class Screen:
     night: bool = False  # the night's dark, dim look, the same on every phone
     living: tuple[str, ...] | None = None  # who may vote and be voted against (None: every seat)
     end: dict[str, object] | None = None  # the end of the game (`end_screen`)
+    # what became of this seat's ballot: « Vote compté : … », « Vote refusé : … », dropped; "": none yet
+    ballot: str = ""
 
 
 def end_screen(winners: str, cards: Sequence[tuple[str, str, str]], story: Sequence[str] = ()) -> dict[str, object]:

@@ -99,8 +99,7 @@ class Host:
             stranger=self.parser.stranger if isinstance(self.parser, Strangers) else None,
             examples=self.typed_examples,
         )
-        ballot_box = self.phones.ballots if self.phones is not None else lambda open: None
-        self.readback = ReadBack(self.talk, self.prompts, self._record, ballot_box)  # the day's votes
+        self.readback = ReadBack(self.talk, self.prompts, self._record, self._ballot_box, self._ballot_fate)
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
 
@@ -247,6 +246,28 @@ class Host:
             self.take_back()
 
     # -- the phones -----------------------------------------------------------------------
+
+    def _ballot_box(self, open: bool) -> None:
+        """The phones' ballot box opened or closed with the vote; a ballot not heard by then is dropped, and
+        its phone says so."""
+        if self.phones is None:
+            return
+        dropped = self.phones.ballots(open)
+        if not open and isinstance(self.ear, PhoneEar):
+            dropped += self.ear.drop()
+        for seat in dict.fromkeys(dropped):
+            self.phones.ballot(seat, load_phone_prompts().text("phone_ballot_dropped"))
+
+    def _ballot_fate(self, ballot: Command, refusal: Line | None) -> None:
+        """A ballot counted, or refused (`refusal`: why, as the table heard it): its voter's phone says so."""
+        if self.phones is None or ballot.voter not in self.phones.seats:
+            return
+        said = load_phone_prompts()
+        if refusal is None:
+            target = ballot.target or self.prompts.text("nobody")
+            self.phones.ballot(ballot.voter, said.text("phone_ballot_counted", target=target))
+        else:
+            self.phones.ballot(ballot.voter, said.text("phone_ballot_refused", why=refusal.text))
 
     def _parse(self, text: str, phase: str = "any") -> list[Command]:
         """The parser's commands; from a phone, only its seat's own (no phone speaks for another seat)."""

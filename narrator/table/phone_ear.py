@@ -90,6 +90,12 @@ class PhoneEar:
         self.seat, line = self._typed.popleft()
         return Heard(line)
 
+    def drop(self) -> list[str]:
+        """The phones' lines taken but not heard when the vote closes: dropped; the seats that sent them."""
+        seats = list(dict.fromkeys(seat for seat, _ in self._typed))
+        self._typed.clear()
+        return seats
+
     def _take_lines(self) -> None:
         if not self.hub.voting():
             self._typed.clear()  # taken while the vote was open, not heard before it closed: dropped

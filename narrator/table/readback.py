@@ -57,8 +57,10 @@ class ReadBack:
         prompts: Prompts,
         journal: Callable[[ev.Event], None],
         collecting: Callable[[bool], None] = lambda open: None,
+        counted: Callable[[Command, Line | None], None] = lambda ballot, refusal: None,
     ) -> None:
         self.talk = talk
+        self.counted = counted  # told of each ballot counted (None) or refused (why): the voter's phone says it
         self.collecting = collecting  # told when a vote's collection opens and closes (the phones' ballot box)
         self.prompts = prompts
         self.journal = journal  # every ballot and « non » at the read-back, before the vote acts on it
@@ -123,6 +125,7 @@ class ReadBack:
         refusal = poll.refusal(ballot)
         if refusal is not None:
             self.voice.tell(refusal)
+            self.counted(ballot, refusal)
             return
         self.journal(ev.VoteInput.of(ballot))
         voter, target = ballot.voter, ballot.target
@@ -130,6 +133,7 @@ class ReadBack:
             self.voice.tell(self.prompts.line("vote_changed", voter=voter, target=target or self.nobody))
         ballots.append(ballot)
         poll.on_count(ballot)
+        self.counted(ballot, None)
 
     @property
     def nobody(self) -> str:

@@ -136,7 +136,7 @@ function replied(reply) {
   const kind = pending.get(reply.id) || "answer";
   pending.delete(reply.id);
   if (!reply.ok) say(kind, sentence(reply.error));
-  else if (kind === "ballot") say(kind, `Vote transmis : « ${reply.said} ». Le narrateur le relit à voix haute quand il le compte.`);
+  else if (kind === "ballot") say(kind, `Vote transmis : « ${reply.said} ». Il n'est compté que si le narrateur le relit à voix haute.`);
   else say(kind, "");
 }
 
@@ -164,7 +164,12 @@ function render(next) {
   renderQuestion(next.question, next.vibrate && !first);
   if (learned.shown()) learned.fill();
   renderBallot(next.living, next.seat, next.night || Boolean(next.end));
+  // what became of the ballot (counted, refused and why, dropped): said once, when it changes
+  if (next.ballot && next.ballot !== shownBallot) say("ballot", next.ballot);
+  shownBallot = next.ballot;
 }
+
+let shownBallot = "";
 
 function renderQuestion(question, vibrate) {
   const waiting = question === null;

@@ -84,15 +84,19 @@ NOT_PLAYERS = {"role", "count", "number", "cards", "camp", "phase"}  # placehold
 PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "heal": {"victim"},
     "no_heal": {"why"},
+    "life": set(),
     "poison": set(),
     "no_poison": {"why"},
-    "spied": set(),
-    "caught": set(),
+    "spy": set(),
     "together": {"names"},
     "proposals": {"proposals"},
     "proposal": {"voter", "target"},
+    "disagree": set(),
     "nobody": set(),
     "refused": set(),
+    "read_secret": set(),
+    "choice": {"number"},
+    "option": {"number", "label"},
 }
 PHONES_SCHEMA: dict[str, Any] = {
     "type": "object",

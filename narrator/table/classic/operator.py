@@ -54,6 +54,11 @@ class Operator(Protocol):
         screen, or their phones."""
         ...
 
+    def refuse(self, text: str, seats: Sequence[str]) -> None:
+        """The rules refused the answer just given (`text`: why), before the question is asked again: the
+        operator's screen, or next to the question on the phones (never among what a player learned)."""
+        ...
+
     def confide(self, number: int, text: str, seats: Sequence[str], replayed: bool) -> None:
         """The game's `number`th private sentence (the voyante's look, the lovers…), which `seats` learn
         (the script's `confided`); `replayed`: the game is replaying its journal, and says it again."""
@@ -74,6 +79,9 @@ class OnScreen:
         raise NotImplementedError
 
     def note(self, text: str, seats: Sequence[str]) -> None:
+        self.show(text)
+
+    def refuse(self, text: str, seats: Sequence[str]) -> None:
         self.show(text)
 
     def confide(self, number: int, text: str, seats: Sequence[str], replayed: bool) -> None:

@@ -23,6 +23,7 @@ the shape a game record gives them, as the keyboard operator's do (operator.py).
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -62,6 +63,10 @@ class PhoneOperator:
         self.patience = patience
         self._told = 0  # the last private sentence of the game put on a phone (see `confide`)
         self.living: tuple[str, ...] = tuple(hub.seats)  # the players all know alive (see `public`)
+        self._ask: Ask | None = None  # the question being asked (whose own name the lists show: `_shown`)
+        self._night = False  # whether it is asked at night (its names are then secret: `_secret_names`)
+        self._pack: tuple[str, ...] = ()  # the pack last told who chooses together
+        self._refused = False  # the rules refused the last answer: the next round says so on every phone
 
     # -- what the players learn -------------------------------------------------------------
 
@@ -91,9 +96,10 @@ class PhoneOperator:
     # -- the questions ----------------------------------------------------------------------
 
     def answer(self, ask: Ask, phase: PhaseId, words: Words) -> object:
-        text = _sentence(words(ask.plain))
+        self._ask = ask
+        self._night = phase.kind == "night"
+        text = self._secret_names(_sentence(words(ask.plain)), ask.by)
         optional = not ask.forced
-        self._ask = ask  # whose own name the lists show (`_shown`)
         if ask.kind is Kind.PLAYER:
             return self._player(ask, text)
         if ask.kind is Kind.PAIR:
@@ -101,8 +107,12 @@ class PhoneOperator:
         if ask.kind is Kind.PLAYERS:
             return self._asked(ask, Question(Form.SOME, text, self._names(ask.choices), optional, ask.count))
         if ask.kind is Kind.OPTION:
+            # an option's label may be secret (the voleur's two cards): every phone shows « Choix 1 », « Choix 2 »…,
+            # and what each one is goes to the asker's secrets
             options = {str(value): value for value, _ in ask.options}
-            choices = tuple(Choice(str(value), label) for value, label in ask.options)
+            choices = tuple(Choice(str(value), self._option(i)) for i, (value, _) in enumerate(ask.options))
+            said = [fill(self.texts["option"], number=i + 1, label=label) for i, (_, label) in enumerate(ask.options)]
+            self.note(_sentence(" ; ".join(said)), ask.by[:1])
             picked = self._asked(ask, Question(Form.ONE, text, choices, optional))
             return None if picked is None else options[str(picked)]
         if ask.kind is Kind.YES_NO:
@@ -116,6 +126,22 @@ class PhoneOperator:
                 {voter: Question(Form.ONE, text, self._names(t), True) for voter, t in ask.ballots}, text
             )
         raise ValueError(f"pas de question de téléphone pour « {ask.kind.value} »")
+
+    def refuse(self, text: str, seats: Sequence[str]) -> None:
+        """The rules refused the answer given: the question is asked again, every phone alike, the refusal's
+        words before it (`refused`), next to the question and never among the secrets."""
+        self._refused = True
+
+    def _secret_names(self, text: str, seats: Sequence[str]) -> str:
+        """A night question's words that name a player (the witch's victim, the infected): only its askers may
+        read them, in their secrets; every phone shows the same words saying where to read them."""
+        if not self._night or not any(_names_in(text, seat) for seat in self.seats):
+            return text
+        self.note(text, seats)
+        return self.texts["read_secret"]
+
+    def _option(self, index: int) -> str:
+        return fill(self.texts["choice"], number=index + 1)
 
     def _asked(self, ask: Ask, question: Question, public: str | None = None) -> object:
         """The answer of the one who acts (`ask.by`'s first) to `question`; `public`: its words without
@@ -152,45 +178,51 @@ class PhoneOperator:
         choices = self._names(ask.choices)
         if len(ask.by) == 1:
             return self._asked(ask, Question(Form.ONE, text, choices, not ask.forced))
-        together = fill(self.texts["together"], names=self._join(ask.by))
-        shown, public = f"{text} {together}", text
+        # who chooses together, and their proposals, are the pack's secrets: every phone shows the same words
+        if ask.by != self._pack:
+            self._pack = ask.by
+            self.note(fill(self.texts["together"], names=self._join(ask.by)), ask.by)
+        shown = text
         while True:
             question = Question(Form.ONE, shown, choices, not ask.forced)
-            got = self._round({seat: self._for(seat, question) for seat in ask.by}, public)
+            got = self._round({seat: self._for(seat, question) for seat in ask.by}, shown)
             if any(question.check(value) is not None for value in got.values()):  # a wolf: on every phone
-                shown, public = self._again_words(f"{text} {together}"), self._again_words(text)
+                shown = self._again_words(text)
                 continue
-            public = text
             if len(set(got.values())) == 1:
                 return got[ask.by[0]]
             said = [
                 fill(self.texts["proposal"], voter=seat, target=got[seat] or self.texts["nobody"]) for seat in ask.by
             ]
-            shown = f"{text} {fill(self.texts['proposals'], proposals=', '.join(said))}"
+            self.note(fill(self.texts["proposals"], proposals=", ".join(said)), ask.by)
+            shown = f"{self.texts['disagree']} {text}"
 
     def _potions(self, ask: Ask, words: Words) -> dict[str, object]:
-        """The sorcière's two potions, in order: life for the pack's victim, then death for someone."""
-        heal = False
+        """The sorcière's two potions, in order, two steps every night on every phone (a step she cannot use
+        would tell a neighbour what she may still do): life for the pack's victim, then death for someone.
+        The victim, and why a potion cannot be used, are her secrets; a step she cannot use changes nothing."""
         if ask.heal is not None:
-            heal = bool(self._asked(ask, Question(Form.YES_NO, fill(self.texts["heal"], victim=ask.heal))))
-        poison = None
-        if ask.choices:
-            text = self.texts["poison"]
-            if ask.no_heal is not None:
-                text = f"{fill(self.texts['no_heal'], why=words(ask.no_heal))} {text}"
-            question = Question(Form.ONE, text, self._names(ask.choices), optional=True)
-            poison = self._asked(ask, question, self.texts["poison"])
-        elif ask.no_poison is not None:
+            self.note(fill(self.texts["heal"], victim=ask.heal), ask.by)
+        elif ask.no_heal is not None:
+            self.note(_sentence(fill(self.texts["no_heal"], why=words(ask.no_heal))), ask.by)
+        if not ask.choices and ask.no_poison is not None:
             self.note(_sentence(fill(self.texts["no_poison"], why=words(ask.no_poison))), ask.by)
+        life = bool(self._asked(ask, Question(Form.YES_NO, self.texts["life"])))
+        heal = life and ask.heal is not None
+        question = Question(Form.ONE, self.texts["poison"], self._names(ask.choices or self.living), optional=True)
+        if not ask.choices:  # no potion of death: any touch is nothing
+            self._round({ask.by[0]: self._for(ask.by[0], question)}, question.text)
+            return {"heal": heal, "poison": None}
+        poison = self._asked(ask, question)
         return {"heal": heal, "poison": poison}
 
     def _spy(self, ask: Ask) -> dict[str, bool]:
-        """The petite fille says whether she spied while the wolves say whether they caught her, at once: the
-        wolves are asked every night she may spy, so their question tells them nothing."""
+        """The petite fille says whether she spied while the wolves say whether they caught her, at once, under
+        the same words on every phone (each answers for its own card; the others touch anything): the wolves
+        are asked every night she may spy, so their question tells them nothing."""
         girl, wolves = ask.by[0], ask.by[1:]
-        questions = {girl: Question(Form.YES_NO, self.texts["spied"])}
-        questions |= {wolf: Question(Form.YES_NO, self.texts["caught"]) for wolf in wolves}
-        got = self._round(questions, "")
+        questions = {seat: Question(Form.YES_NO, self.texts["spy"]) for seat in ask.by}
+        got = self._round(questions, self.texts["spy"])
         spied = bool(got[girl])
         return {"spied": spied, "caught": spied and any(got[w] for w in wolves)}
 
@@ -202,6 +234,10 @@ class PhoneOperator:
         whose card nobody living holds lasts and sounds as one whose holder is slow. While one is missing
         the table hears the reminder, then is heard (« stop », « libère la place de Ana »). `public`: the
         call's question without its secrets, the decoys' words."""
+        if self._refused:  # the rules refused the last answer: said on every phone alike
+            self._refused = False
+            questions = {seat: self._again(q) for seat, q in questions.items()}
+            public = self._again_words(public)
         looks = next(iter(questions.values()))
         shown = {seat: questions.get(seat) or self._decoy(looks, seat, public) for seat in self.seats}
         # no phone refuses a touch by itself (`allowed` stays here): a refusal on one phone tells it is live
@@ -227,11 +263,14 @@ class PhoneOperator:
         one's (`_shown`) under the call's own question, or oui/non; beside a choice of options (their
         labels may be secret), the living."""
         if looks.form in (Form.YES_NO, Form.TAP):
-            return Question(looks.form, self.prompts.text("phone_decoy_yes_no"), decoy=True)
+            return Question(looks.form, public or self.prompts.text("phone_decoy_yes_no"), decoy=True)
         names = all(c.value in self.seats for c in looks.choices)
-        text = public if names else self.prompts.text(DECOY[looks.form])
+        text = public or self.prompts.text(DECOY[looks.form])
+        if not names:  # options: numbered alike on every phone (« Choix 1 », « Choix 2 »)
+            choices = tuple(Choice(c.value, self._option(i)) for i, c in enumerate(looks.choices))
+            return Question(looks.form, text, choices, looks.optional, looks.count, decoy=True)
         allowed = looks.allowed if looks.allowed is not None else tuple(c.value for c in looks.choices)
-        choices = self._shown(allowed if names else (), seat)
+        choices = self._shown(allowed, seat)
         count = looks.count if looks.count is None or looks.count <= len(choices) else None
         return Question(looks.form, text, choices, looks.optional, count, decoy=True)
 
@@ -240,7 +279,7 @@ class PhoneOperator:
         seat itself unless the one who acts may choose himself — on every phone alike, so the lists of the
         voyante, of the pack and of the decoys beside them have the same shape."""
         public = set(self.living) | set(allowed)
-        ask = getattr(self, "_ask", None)
+        ask = self._ask
         itself = ask is not None and any(by in allowed for by in ask.by)
         return self._names([s for s in self.seats if s in public and (s != seat or itself)])
 
@@ -249,6 +288,11 @@ class PhoneOperator:
 
     def _join(self, names: Sequence[str]) -> str:
         return self.prompts.join(list(names))
+
+
+def _names_in(text: str, name: str) -> bool:
+    """Whether `text` says the player `name` as a word of its own."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 def _sentence(text: str) -> str:
