@@ -261,6 +261,7 @@ def _parser() -> argparse.ArgumentParser:
     roles.add_argument("game", metavar="JEU", choices=GAMES, help=_LISTED)
     roles.set_defaults(run=_roles)
     _compose_arguments(sub)
+    _scores_arguments(sub)
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
     _voice_arguments(sub)
@@ -655,6 +656,36 @@ def _compose(args: argparse.Namespace) -> int:
     avec = _cards(args.game, args.avec) if args.avec.strip() else []
     sans = _cards(args.game, args.sans) if args.sans.strip() else []
     print_proposal(args.game, args.players, propose(args.game, args.players, avec, sans))
+    return 0
+
+
+def _scores_arguments(sub: argparse._SubParsersAction) -> None:
+    scores = sub.add_parser("scores", help="les parties terminées et les victoires, par joueur et par camp")
+    when = scores.add_mutually_exclusive_group()
+    when.add_argument("--soir", action="store_true", help="seulement les parties des douze dernières heures")
+    when.add_argument("--depuis", metavar="DATE", help="seulement les parties depuis ce jour (AAAA-MM-JJ)")
+    scores.set_defaults(run=_scores)
+
+
+def _scores(args: argparse.Namespace) -> int:
+    """`narrator scores`: the finished games of the journals, the wins of each player and each camp."""
+    import time
+
+    from narrator.app.scores import EVENING_HOURS, printed, read_games, since_date, tally
+
+    since, when = None, "Toutes les parties"
+    if args.soir:
+        since, when = time.time() - EVENING_HOURS * 3600, "Ce soir"
+    elif args.depuis is not None:
+        try:
+            since, when = since_date(args.depuis), f"Depuis le {args.depuis}"
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+    games, skipped = read_games(since=since)
+    for line in skipped:
+        print(f"narrator: journal ignoré : {line}", file=sys.stderr)
+    for line in printed(tally(games), when):
+        print(line)
     return 0
 
 

@@ -248,3 +248,78 @@ def test_narrator_check_knows_the_advice_file(capsys, tmp_path: Path) -> None:
     run = narrator_here(capsys, "check", str(bad))
     assert run.returncode == 2
     assert f"{bad}:" in run.stderr and "personnage inconnu de poudlard « nevile »" in run.stderr
+
+
+# -- the evening's scores (narrator scores) ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def finished_games(tmp_path_factory) -> dict[str, bytes]:
+    """A poudlard game and a thiercelieux game played to their end through the CLI: their journals."""
+    from journal_rig import FAMILIES, whole_game
+
+    tmp = tmp_path_factory.mktemp("games")
+    return {name: whole_game(family, tmp)[0] for name, family in FAMILIES.items()}
+
+
+def _outcome(journal: bytes) -> dict:
+    import json
+
+    return next(e for e in map(json.loads, journal.splitlines()) if e.get("type") == "outcome")
+
+
+def test_the_scores_count_the_finished_games(finished_games, tmp_path: Path, capsys, monkeypatch) -> None:
+    import time
+
+    state = tmp_path / "state"
+    state.mkdir()
+    monkeypatch.setenv("NARRATOR_STATE_DIR", str(state))
+    now = time.time()
+
+    def named(hours_ago: float) -> Path:
+        return state / time.strftime("partie-%Y%m%d-%H%M%S.jsonl", time.localtime(now - hours_ago * 3600))
+
+    named(30).write_bytes(finished_games["poudlard"])  # yesterday
+    named(2).write_bytes(finished_games["poudlard"])
+    named(1).write_bytes(finished_games["thiercelieux"])
+    unfinished = (Path(__file__).parent / "journals" / "poudlard-vote-v3.jsonl").read_bytes()
+    named(0.5).write_bytes(unfinished)  # a game still going: not counted
+    named(0.2).write_bytes(b"pas un journal\n")
+
+    run = narrator_here(capsys, "scores")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(
+        "Toutes les parties : 3 parties terminées (Loup-Garou pour une nuit, édition Poudlard : 2 ; "
+    )
+    assert "journal ignoré" in run.stderr and "Traceback" not in run.stderr
+    wins: Counter[str] = Counter()
+    for journal in (finished_games["poudlard"], finished_games["poudlard"], finished_games["thiercelieux"]):
+        wins.update(_outcome(journal)["winners"])
+    for name, won in wins.items():
+        assert f"\n  {name} : {won} sur " in run.stdout
+    camp = _outcome(finished_games["thiercelieux"])["camp"]
+    assert f"\n  {camp.replace('_', ' ')} : " in run.stdout.split("Victoires par camp :")[1]
+
+    tonight = narrator_here(capsys, "scores", "--soir")
+    assert tonight.stdout.startswith("Ce soir : 2 parties terminées")
+    since = narrator_here(capsys, "scores", "--depuis", time.strftime("%Y-%m-%d", time.localtime(now + 86400)))
+    assert "aucune partie terminée" in since.stdout
+    bad = narrator_here(capsys, "scores", "--depuis", "hier")
+    assert bad.returncode == 2 and bad.stderr == "narrator: --depuis : attendu : une date AAAA-MM-JJ ; trouvé : hier\n"
+
+
+def test_a_one_night_win_counts_for_the_camp_of_the_winners_cards_at_dawn() -> None:
+    from narrator.app.scores import Played, _one_night_camps, tally
+    from narrator.table.events import Cards
+
+    # 001: « soit tous les membres d'une équipe l'emportent, soit personne »: the winners' cards say the team
+    events = [Cards({"Ana": "eleve", "Ben": "mangemort", "Cléo": "harry"})]
+    assert _one_night_camps("poudlard", ["Ana", "Cléo"], events) == ("village",)
+    assert _one_night_camps("poudlard", ["Ben"], events) == ("mangemorts",)
+    scores = tally(
+        [
+            Played("poudlard", 0, ("Ana", "Ben", "Cléo"), ("Ana", "Cléo"), ("village",)),
+            Played("poudlard", 1, ("Ana", "Ben", "Cléo"), (), ()),
+        ]
+    )
+    assert (scores.games, scores.nobody, scores.wins["Ana"], scores.played["Ben"]) == (2, 1, 1, 2)
