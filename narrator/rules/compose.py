@@ -52,7 +52,6 @@ class Group:
 
     cards: tuple[str, ...]
     why: Why
-    advice: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,6 @@ class Undealt:
     count: int
     among: tuple[str, ...]
     why: Why
-    advice: str
 
 
 @dataclass(frozen=True)
@@ -209,22 +207,12 @@ def compose(advice: Advice, box: Box, players: int, avec: Sequence[str] = (), sa
 
 def against(advice: Advice, box: Box, cards: Sequence[str], undealt: Sequence[str] = ()) -> list[str]:
     """What a composition goes against in the advice, each a French sentence; [] when it follows it.
-    Only what is advice: the rules' own limits (the box, players + 3) are the engine's to refuse, and the
-    wolves' count by table size is ours, not a rulebook's (002: « 1, 2, 3 ou 4 suivant le nombre de
-    joueurs »): a table that plays otherwise hears nothing of it."""
+    Only what is advice (`needs`): the rules' own limits (the box, players + 3, the sœurs together, the
+    voleur's undealt cards) are the engine's to refuse, and the wolves' count by table size is ours, not
+    a rulebook's (002: « 1, 2, 3 ou 4 suivant le nombre de joueurs »): a table that plays otherwise
+    hears nothing of it."""
     count = Counter(cards)
-    said = []
-    for need in advice.needs:
-        if count[need.card] and not any(count[c] for c in need.any_of):
-            said.append(need.advice)
-    for group in advice.groups:
-        wanted = Counter(group.cards)
-        if any(count[c] for c in wanted) and any(count[c] != n for c, n in wanted.items()):
-            said.append(group.advice)
-    for rule in advice.undealt:
-        if count[rule.card] and len(undealt) < rule.count:
-            said.append(rule.advice)
-    return said
+    return [need.advice for need in advice.needs if count[need.card] and not any(count[c] for c in need.any_of)]
 
 
 class _Builder:

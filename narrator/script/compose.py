@@ -50,7 +50,7 @@ _GAME = {
         ),
         "order": _rule({"cards": _IDS}, ["cards"]),
         "filler": _ID,
-        "groups": {"type": "array", "items": _rule({"cards": _IDS, "advice": _TEXT}, ["cards", "advice"])},
+        "groups": {"type": "array", "items": _rule({"cards": _IDS}, ["cards"])},
         "needs": {
             "type": "array",
             "items": _rule({"card": _ID, "any_of": _IDS, "advice": _TEXT}, ["card", "any_of", "advice"]),
@@ -58,8 +58,8 @@ _GAME = {
         "undealt": {
             "type": "array",
             "items": _rule(
-                {"card": _ID, "count": {"type": "integer", "minimum": 1}, "among": _IDS, "advice": _TEXT},
-                ["card", "count", "among", "advice"],
+                {"card": _ID, "count": {"type": "integer", "minimum": 1}, "among": _IDS},
+                ["card", "count", "among"],
             ),
         },
         "apart": {"type": "array", "items": _rule({"cards": _IDS}, ["cards"])},
@@ -155,10 +155,8 @@ def _advice(game: str, data: dict) -> Advice:
         order=tuple(data["order"]["cards"]),
         order_why=_why(data["order"]),
         filler=data.get("filler"),
-        groups=tuple(Group(tuple(r["cards"]), _why(r), r["advice"]) for r in data.get("groups", [])),
+        groups=tuple(Group(tuple(r["cards"]), _why(r)) for r in data.get("groups", [])),
         needs=tuple(Need(r["card"], tuple(r["any_of"]), _why(r), r["advice"]) for r in data.get("needs", [])),
-        undealt=tuple(
-            Undealt(r["card"], r["count"], tuple(r["among"]), _why(r), r["advice"]) for r in data.get("undealt", [])
-        ),
+        undealt=tuple(Undealt(r["card"], r["count"], tuple(r["among"]), _why(r)) for r in data.get("undealt", [])),
         apart=tuple(Apart(tuple(r["cards"]), _why(r)) for r in data.get("apart", [])),
     )
