@@ -322,3 +322,30 @@ def test_a_one_night_win_counts_for_the_camp_of_the_winners_cards_at_dawn() -> N
         ]
     )
     assert (scores.games, scores.nobody, scores.wins["Ana"], scores.played["Ben"]) == (2, 1, 1, 2)
+
+
+def test_a_table_against_the_advice_hears_it_and_plays_to_the_end(tmp_path: Path) -> None:
+    # 001: « Conseil : n'utilisez Minerva McGonagall que si Sirius Black et/ou Neville Londubat sont en
+    # jeu. » — a conseil: the game is played all the same
+    import crash_rig
+    from journal_rig import run_cli
+
+    from narrator.table.events import Outcome
+    from narrator.table.journal import read_journal
+
+    roles = ["mangemort", "mangemort", "hermione", "minerva", "eleve", "eleve", "harry"]
+    cards = {**crash_rig.CARDS, "Dan": "minerva"}
+    said = crash_rig.vote_words(None, crash_rig.VOTES) + [cards[p] for p in crash_rig.PLAYERS] + ["oui"]
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(said) + "\n", encoding="utf-8")
+    journal = tmp_path / "game.jsonl"
+    table = ["--players", ",".join(crash_rig.PLAYERS), "--roles", ",".join(roles), "--no-legend", "--minutes", "2"]
+    common = ["--ear", f"script:{answers}", "--no-wait", "--wav", str(tmp_path / "out.wav"), "--journal", str(journal)]
+    run = run_cli(["play", "poudlard", *table, *common])
+    assert run.code == 0, run.out
+    assert (
+        "Conseil des livrets : Minerva sans Sirius ni Neville : le livret le déconseille. La partie se joue quand même."
+        in run.out
+    )
+    _, events, _ = read_journal(journal)
+    assert any(isinstance(e, Outcome) for e in events)
