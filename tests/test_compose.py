@@ -12,7 +12,16 @@ from cli_rig import narrator_here
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.app.compose import _SEATED, advice_against, box_of, boxes, load_shipped_advice, propose, warn_against
+from narrator.app.compose import (
+    _SEATED,
+    advice_against,
+    box_of,
+    boxes,
+    load_shipped_advice,
+    propose,
+    said,
+    warn_against,
+)
 from narrator.rules.compose import ComposeError, compose, most_players, wolves_for
 from narrator.rules.onenight.record import check_setup
 from narrator.script.compose import parse_advice
@@ -49,7 +58,9 @@ def test_every_proposal_is_legal_and_follows_its_advice(game: str, players: int)
     box = box_of(game)
     assert all(count[c] <= (box.copies[c] or players) for c in count)
     assert advice_against(game, proposal.cards, proposal.undealt) == []
-    assert proposal.reasons and all(r.strip() for r in proposal.reasons)
+    advice = load_shipped_advice()[game]
+    reasons = [said(r, advice, box) for r in proposal.reasons]
+    assert reasons and all(r.strip() and "{" not in r for r in reasons)
     if game in ("onuw", "poudlard"):
         # 000: « À chaque partie, il y a 3 rôles de plus que le nombre de joueurs. »
         # 001: « Il doit toujours y avoir 3 cartes Personnage de plus que le nombre de joueurs. »
@@ -62,7 +73,7 @@ def test_every_proposal_is_legal_and_follows_its_advice(game: str, players: int)
         first_year = box.scenarios["premiere_annee"]
         if players in first_year:
             assert Counter(proposal.cards) == Counter(first_year[players])
-            assert any("Première année à Poudlard" in r for r in proposal.reasons)
+            assert any("Première année à Poudlard" in r for r in reasons)
         else:  # beyond five, the five players' cards stay in
             assert not Counter(first_year[5]) - count
     if game == "thiercelieux":
@@ -157,8 +168,10 @@ def test_a_table_is_told_the_advice_and_plays_all_the_same(capsys) -> None:
 def test_a_table_too_large_or_too_small() -> None:
     advice, box = load_shipped_advice()["onuw"], box_of("onuw")
     for players in (2, 14):
-        with pytest.raises(ComposeError, match="de 3 à 13 joueurs"):
+        with pytest.raises(ComposeError) as caught:
             compose(advice, box, players)
+        assert caught.value.reason.params == {"least": 3, "most": 13, "players": players, "why": None}
+        assert said(caught.value.reason, advice, box) == f"de 3 à 13 joueurs pour ce jeu ; demandé : {players}"
 
 
 SHIPPED = (Path(__file__).resolve().parent.parent / "scripts" / "compose.yaml").read_text(encoding="utf-8")

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import cast
 
 from narrator.resources import data_dir
-from narrator.rules.compose import Advice, Box, ComposeError, Proposal, against, compose
+from narrator.rules.compose import Advice, Box, ComposeError, Proposal, Why, against, compose
+from narrator.rules.reason import Reason
 from narrator.script.compose import parse_advice
 from narrator.script.games import CLASSIC, GAMES, family_of
 from narrator.table.setup import SetupError
@@ -54,10 +56,11 @@ def load_shipped_advice() -> dict[str, Advice]:
 
 def propose(game: str, players: int, avec: Sequence[str] = (), sans: Sequence[str] = ()) -> Proposal:
     """The proposed cards for `players`, legal for the engine; `SetupError` (French) when none can be."""
+    advice, box = load_shipped_advice()[game], box_of(game)
     try:
-        proposal = compose(load_shipped_advice()[game], box_of(game), players, avec, sans)
+        proposal = compose(advice, box, players, avec, sans)
     except ComposeError as exc:
-        raise SetupError(f"compose : {exc}") from None
+        raise SetupError(f"compose : {said(exc.reason, advice, box)}") from None
     check_legal(game, proposal)
     return proposal
 
@@ -103,8 +106,76 @@ def print_proposal(game: str, players: int, proposal: Proposal) -> None:
     if "sectaire" in proposal.cards and family_of(game) == CLASSIC:
         print("Avec le sectaire, donnez aussi le groupe de chaque joueur : --groups Ana=1,Ben=2,…")
     print("Pourquoi :")
+    advice = load_shipped_advice()[game]
     for reason in proposal.reasons:
-        print(f"  - {reason[:1].upper()}{reason[1:]}")
+        text = said(reason, advice, box)
+        print(f"  - {text[:1].upper()}{text[1:]}")
+
+
+def said(reason: Reason, advice: Advice, box: Box) -> str:
+    """A reason or a refusal of narrator/rules/compose.py, in French, with the rulebook sentence it follows."""
+    p = reason.params
+    found = p.get("why")
+    why = _why(found, advice.rulebook) if isinstance(found, Why) else ""
+
+    def name(key: str = "card") -> str:
+        return box.names.get(str(p[key]), str(p[key]))
+
+    def cards(key: str = "cards", last: str = "et") -> str:
+        counted: Counter[str] = Counter(cast(list, p[key]))
+        named = [(f"{n} × " if n > 1 else "") + box.names.get(c, c) for c, n in counted.items()]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" {last} " + named[-1]
+
+    texts = {
+        # why a proposal is what it is
+        "size": lambda: f"{p['size']} cartes pour {p['players']} joueurs : {why}",
+        "box": lambda: f"pas plus de cartes d'un personnage que la boîte n'en a : {why}",
+        "asked": lambda: f"les cartes demandées d'abord : {cards()}.",
+        "scenario": lambda: f"le scénario « {box.titles.get(str(p['scenario']), p['scenario'])} » : {why}",
+        "wolves": lambda: (
+            ("un loup-garou" if p["count"] == 1 else f"{p['count']} loups-garous")
+            + f" pour {p['players']} joueurs : {why}"
+        ),
+        "order": lambda: f"les autres cartes : {why}",
+        "need": lambda: f"{name()} avec {cards('any_of', 'ou')} : {why}",
+        "group": lambda: f"{cards()} ensemble : {why}",
+        "undealt": lambda: f"{name()} : {p['count']} cartes non distribuées, {why}",
+        # why a request is refused
+        "range": lambda: (
+            f"de {p['least']} à {p['most']} joueurs pour ce jeu"
+            + (f" ({why})" if why else "")
+            + f" ; demandé : {p['players']}"
+        ),
+        "unknown": lambda: f"« {p['card']} » n'est pas un personnage de ce jeu (narrator roles {p['game']})",
+        "asked_and_refused": lambda: f"{name()} est à la fois demandé et refusé",
+        "no_wolf": lambda: (
+            "il ne reste pas de place pour un loup-garou : demandez moins de cartes, ou --sans moins de loups"
+        ),
+        "short": lambda: (
+            f"pas assez de cartes permises pour {p['players']} joueurs : "
+            f"{p['size']} cartes demandées, {p['found']} trouvées"
+        ),
+        "group_full": lambda: f"{name()} : ses cartes sont déjà toutes en jeu, ensemble",
+        "group_refused": lambda: f"{name()} ne va pas sans {cards()}",
+        "apart": lambda: f"{cards()} : {cast(Why, found).follows or cast(Why, found).source}",
+        "need_refused": lambda: f"{p['advice']} Or --sans écarte {cards('any_of')}.",
+        "need_no_room": lambda: f"{p['advice']} Or il ne reste pas de place pour {cards('any_of', 'ou')}.",
+        "too_many": lambda: f"trop de cartes demandées pour la table ({p['size']} au plus)",
+        "box_limit": lambda: f"{name()} : la boîte n'en a que {p['copies']}",
+        "undealt_short": lambda: f"{name()} : pas assez de cartes à laisser au centre",
+    }
+    return texts[reason.key]()
+
+
+def _why(why: Why, rulebook: str) -> str:
+    """Where a rule comes from: « 001 : « … » », and what the proposal follows where the rulebook is silent."""
+    parts = []
+    if why.source:
+        parts.append(f"{why.rulebook or rulebook} : « {why.source} »")
+    if why.follows:
+        parts.append(("le livret est muet ; la proposition suit : " if not why.source else "et ") + why.follows)
+    text = " ; ".join(parts)
+    return text if text.endswith(("»", ".", ")")) else text + "."
 
 
 def names_of(names: Mapping[str, str], cards: Sequence[str]) -> str:

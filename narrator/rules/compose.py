@@ -13,9 +13,15 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from narrator.rules.reason import Reason
+
 
 class ComposeError(ValueError):
-    """A table the advice cannot compose as asked; one French sentence."""
+    """A table the advice cannot compose as asked: `reason` says why (said in French by the app)."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason.key)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -25,15 +31,6 @@ class Why:
     source: str | None = None
     follows: str | None = None
     rulebook: str | None = None  # the rulebook of this sentence, when the game has several
-
-    def said(self, rulebook: str) -> str:
-        parts = []
-        if self.source:
-            parts.append(f"{self.rulebook or rulebook} : « {self.source} »")
-        if self.follows:
-            parts.append(("le livret est muet ; la proposition suit : " if not self.source else "et ") + self.follows)
-        said = " ; ".join(parts)
-        return said if said.endswith(("»", ".", ")")) else said + "."
 
 
 @dataclass(frozen=True)
@@ -111,7 +108,7 @@ class Box:
 class Proposal:
     cards: tuple[str, ...]  # the cards in play: one a player, then the center's
     undealt: tuple[str, ...]  # the classic game's cards left aside (voleur, comédien)
-    reasons: tuple[str, ...]  # why, in French, each with its rulebook sentence
+    reasons: tuple[Reason, ...]  # why, each with the rule (and its rulebook sentence) it follows
 
 
 def most_players(advice: Advice, box: Box) -> int:
@@ -119,7 +116,7 @@ def most_players(advice: Advice, box: Box) -> int:
     if advice.most is not None:
         return advice.most
     if any(n is None for n in box.copies.values()):
-        raise ValueError(f"{advice.game} : une boîte sans limite demande un nombre de joueurs maximum")
+        raise ValueError(f"{advice.game}: a box without a limit needs `players: most`")
     return sum(n or 0 for n in box.copies.values()) - advice.center
 
 
@@ -136,72 +133,59 @@ def compose(advice: Advice, box: Box, players: int, avec: Sequence[str] = (), sa
     """The cards the advice proposes for `players`, with `avec` in and no card of `sans`; `ComposeError` if none."""
     least, most = 3, most_players(advice, box)
     if not least <= players <= most:
-        most_why = f" ({advice.most_why.said(advice.rulebook)})" if advice.most_why else ""
-        raise ComposeError(f"de {least} à {most} joueurs pour ce jeu{most_why} ; demandé : {players}")
+        raise ComposeError(Reason("range", {"least": least, "most": most, "players": players, "why": advice.most_why}))
     for card in (*avec, *sans):
         if card not in box.copies:
-            raise ComposeError(f"« {card} » n'est pas un personnage de ce jeu (narrator roles {advice.game})")
+            raise ComposeError(Reason("unknown", {"card": card, "game": advice.game}))
     refused = set(sans)
     both = [c for c in dict.fromkeys(avec) if c in refused]
     if both:
-        raise ComposeError(f"{_name(box, both[0])} est à la fois demandé et refusé")
+        raise ComposeError(Reason("asked_and_refused", {"card": both[0]}))
     size = players + advice.center
-    reasons = [_size_reason(advice, players, size)]
+    reasons = [Reason("size", {"size": size, "players": players, "why": advice.center_why})]
     if advice.box_why:
-        reasons.append(
-            "Pas plus de cartes d'un personnage que la boîte n'en a : " + advice.box_why.said(advice.rulebook)
-        )
+        reasons.append(Reason("box", {"why": advice.box_why}))
     builder = _Builder(advice, box, size, refused)
 
     for card in avec:  # each asked card once more than before: « --avec loup,loup » asks for two
         if not builder.add(card, asked=True):
             raise ComposeError(builder.refusal)
     if avec:
-        reasons.append("Les cartes demandées d'abord : " + _names(box, list(avec)) + ".")
+        reasons.append(Reason("asked", {"cards": list(avec)}))
     scenario = _scenario(advice, box, players)
     if scenario:
         sid, why = scenario
         cards = box.scenarios[sid][players]
         for card in cards:
             builder.add(card, wanted=cards.count(card))
-        reasons.append(f"Le scénario « {box.titles.get(sid, sid)} » : " + why.said(advice.rulebook))
+        reasons.append(Reason("scenario", {"scenario": sid, "why": why}))
     wolves = wolves_for(advice, players)
     if wolves and advice.wolves_why:
         while builder.wolves() < wolves and builder.add(_first_wolf(box, refused), wanted=wolves):
             pass
-        said = "un loup-garou" if wolves == 1 else f"{wolves} loups-garous"
-        reasons.append(f"{said.capitalize()} pour {players} joueurs : " + advice.wolves_why.said(advice.rulebook))
+        reasons.append(Reason("wolves", {"count": wolves, "players": players, "why": advice.wolves_why}))
     if wolves and not builder.wolves():
-        raise ComposeError(
-            "il ne reste pas de place pour un loup-garou : demandez moins de cartes, ou --sans moins de loups"
-        )
+        raise ComposeError(Reason("no_wolf"))
     before = len(builder.cards)
     for card in advice.order:
         builder.add(card, wanted=Counter(advice.order)[card])
     if len(builder.cards) > before or not scenario:
-        reasons.append("Les autres cartes : " + advice.order_why.said(advice.rulebook))
+        reasons.append(Reason("order", {"why": advice.order_why}))
     while advice.filler and len(builder.cards) < size and builder.add(advice.filler, wanted=size):
         pass
     if len(builder.cards) < size:
-        raise ComposeError(
-            f"pas assez de cartes permises pour {players} joueurs : "
-            f"{size} cartes demandées, {len(builder.cards)} trouvées"
-        )
+        raise ComposeError(Reason("short", {"players": players, "size": size, "found": len(builder.cards)}))
     undealt = builder.undealt()
     for card in dict.fromkeys(builder.cards):
         for need in advice.needs:
             if need.card == card:
-                reasons.append(
-                    f"{_name(box, card)} avec {_either(box, need.any_of)} : " + need.why.said(advice.rulebook)
-                )
+                reasons.append(Reason("need", {"card": card, "any_of": list(need.any_of), "why": need.why}))
         for group in advice.groups:
             if group.cards[0] == card:
-                reasons.append(f"{_names(box, list(group.cards))} ensemble : " + group.why.said(advice.rulebook))
+                reasons.append(Reason("group", {"cards": list(group.cards), "why": group.why}))
         for rule in advice.undealt:
             if rule.card == card:
-                reasons.append(
-                    f"{_name(box, card)} : {rule.count} cartes non distribuées, " + rule.why.said(advice.rulebook)
-                )
+                reasons.append(Reason("undealt", {"card": card, "count": rule.count, "why": rule.why}))
     return Proposal(tuple(builder.cards), tuple(undealt), tuple(reasons))
 
 
@@ -221,7 +205,7 @@ class _Builder:
     def __init__(self, advice: Advice, box: Box, size: int, refused: set[str]) -> None:
         self.advice, self.box, self.size, self.refused = advice, box, size, refused
         self.cards: list[str] = []
-        self.refusal = ""
+        self.refusal = Reason("none")
 
     def wolves(self) -> int:
         return sum(1 for c in self.cards if c in self.box.wolves)
@@ -234,34 +218,26 @@ class _Builder:
         have = Counter(self.cards)
         if not asked and have[card] >= wanted:
             return False
-        name = _name(self.box, card)
         group = self._group(card)
         if have[card] and group:
-            return self._no(f"{name} : ses cartes sont déjà toutes en jeu, ensemble") if asked else False
+            return self._no(Reason("group_full", {"card": card}), asked)
         cards = list(group or (card,))
         if any(c in self.refused for c in cards):
-            return self._no(f"{name} ne va pas sans {_names(self.box, cards)}") if asked else False
+            return self._no(Reason("group_refused", {"card": card, "cards": cards}), asked)
         for apart in self.advice.apart:
             if card in apart.cards and any(have[o] for o in apart.cards if o != card):
-                return (
-                    self._no(f"{_names(self.box, list(apart.cards))} : {apart.why.follows or apart.why.source}")
-                    if asked
-                    else False
-                )
+                return self._no(Reason("apart", {"cards": list(apart.cards), "why": apart.why}), asked)
         for need in self.advice.needs:
             if need.card == card and not any(have[c] for c in need.any_of):
                 helper = next((c for c in need.any_of if c not in self.refused and self._fits(have, [c])), None)
                 if helper is None:
-                    if all(c in self.refused for c in need.any_of):
-                        why = f"--sans écarte {_names(self.box, list(need.any_of))}."
-                    else:
-                        why = f"il ne reste pas de place pour {_either(self.box, need.any_of)}."
-                    return self._no(f"{need.advice} Or {why}") if asked else False
+                    key = "need_refused" if all(c in self.refused for c in need.any_of) else "need_no_room"
+                    return self._no(Reason(key, {"advice": need.advice, "any_of": list(need.any_of)}), asked)
                 cards.insert(0, helper)
         if not self._fits(have, cards):
             if len(self.cards) + len(cards) > self.size:
-                return self._no(f"trop de cartes demandées pour la table ({self.size} au plus)") if asked else False
-            return self._no(f"{name} : la boîte n'en a que {self.box.copies[card]}") if asked else False
+                return self._no(Reason("too_many", {"size": self.size}), asked)
+            return self._no(Reason("box_limit", {"card": card, "copies": self.box.copies[card]}), asked)
         self.cards.extend(cards)
         return True
 
@@ -278,7 +254,7 @@ class _Builder:
                 free = [rule.among[0]] * rule.count
             taken = free[: rule.count]
             if len(taken) < rule.count or not self._fits(have + Counter(aside), taken, size=False):
-                raise ComposeError(f"{_name(self.box, rule.card)} : pas assez de cartes à laisser au centre")
+                raise ComposeError(Reason("undealt_short", {"card": rule.card}))
             aside.extend(taken)
         return aside
 
@@ -294,8 +270,10 @@ class _Builder:
         more = have + Counter(cards)
         return all(self.box.copies[c] is None or more[c] <= (self.box.copies[c] or 0) for c in set(cards))
 
-    def _no(self, why: str) -> bool:
-        self.refusal = why
+    def _no(self, why: Reason, asked: bool) -> bool:
+        """Not taken; for an asked card, `why` is kept to refuse the table's request."""
+        if asked:
+            self.refusal = why
         return False
 
 
@@ -310,23 +288,3 @@ def _first_wolf(box: Box, refused: set[str]) -> str | None:
     """The plain wolf card: the first wolf of the box not refused whose copies are the most."""
     wolves = [c for c in box.copies if c in box.wolves and c not in refused]
     return max(wolves, key=lambda c: box.copies[c] or 99, default=None)
-
-
-def _size_reason(advice: Advice, players: int, size: int) -> str:
-    return f"{size} cartes pour {players} joueurs : " + advice.center_why.said(advice.rulebook)
-
-
-def _name(box: Box, card: str) -> str:
-    return box.names.get(card, card)
-
-
-def _names(box: Box, cards: list[str]) -> str:
-    """« voyante, voleur et merdeux », each name once with its count when more than one."""
-    counted = Counter(cards)
-    said = [(f"{n} × " if n > 1 else "") + _name(box, c) for c, n in counted.items()]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " et " + said[-1]
-
-
-def _either(box: Box, cards: Sequence[str]) -> str:
-    said = [_name(box, c) for c in cards]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " ou " + said[-1]
