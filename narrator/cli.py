@@ -260,6 +260,8 @@ def _parser() -> argparse.ArgumentParser:
     roles = sub.add_parser("roles", help="les personnages d'un jeu : ce que --roles accepte")
     roles.add_argument("game", metavar="JEU", choices=GAMES, help=_LISTED)
     roles.set_defaults(run=_roles)
+    _compose_arguments(sub)
+    _scores_arguments(sub)
     parse.set_defaults(run=_parse)
     play.set_defaults(run=_play)
     _voice_arguments(sub)
@@ -475,6 +477,7 @@ def _kind(data: object, file: str) -> str:
         "phones.yaml": "phone_prompts",
         "story.yaml": "story",
         "demo.yaml": "demo",
+        "compose.yaml": "compose",
     }
     return by_name.get(name) or family_of(Path(file).stem) or ONE_NIGHT
 
@@ -505,6 +508,11 @@ def _checked(kind: str, text: str, file: str) -> str:
 
         demo = parse_demo(text, file)
         return f"démonstration, {demo.config['game']}, {len(demo.names)} joueurs simulés"
+    if kind == "compose":
+        from narrator.app.compose import boxes
+        from narrator.script.compose import parse_advice
+
+        return f"conseils de composition, {len(parse_advice(text, file, boxes()))} jeux"
     from narrator.app.family import FAMILIES
 
     return FAMILIES[kind].check_script(text, file)
@@ -627,6 +635,57 @@ def _roles(args: argparse.Namespace) -> int:
     for rid, (name, copies) in characters(args.game).items():
         most = f" (jusqu'à {copies} cartes)" if copies > 1 else ""
         print(f"  {rid} : {name}{most}")
+    return 0
+
+
+def _compose_arguments(sub: argparse._SubParsersAction) -> None:
+    compose = sub.add_parser("compose", help="des cartes proposées pour la table, selon les conseils des livrets")
+    compose.add_argument("game", metavar="JEU", choices=GAMES, help=_LISTED)
+    compose.add_argument("players", metavar="N", type=number, help="le nombre de joueurs")
+    compose.add_argument(
+        "--avec", metavar="CARTES", default="", help="des cartes à mettre en jeu, séparées par des virgules"
+    )
+    compose.add_argument("--sans", metavar="CARTES", default="", help="des cartes à laisser dans la boîte")
+    compose.set_defaults(run=_compose)
+
+
+def _compose(args: argparse.Namespace) -> int:
+    """`narrator compose GAME N`: the proposed cards, what --roles takes, and why."""
+    from narrator.app.compose import print_proposal, propose
+
+    avec = _cards(args.game, args.avec) if args.avec.strip() else []
+    sans = _cards(args.game, args.sans) if args.sans.strip() else []
+    print_proposal(args.game, args.players, propose(args.game, args.players, avec, sans))
+    return 0
+
+
+def _scores_arguments(sub: argparse._SubParsersAction) -> None:
+    scores = sub.add_parser("scores", help="les parties terminées et les victoires, par joueur et par camp")
+    when = scores.add_mutually_exclusive_group()
+    when.add_argument("--soir", action="store_true", help="seulement les parties des douze dernières heures")
+    when.add_argument("--depuis", metavar="DATE", help="seulement les parties depuis ce jour (AAAA-MM-JJ)")
+    scores.set_defaults(run=_scores)
+
+
+def _scores(args: argparse.Namespace) -> int:
+    """`narrator scores`: the finished games of the journals, the wins of each player and each camp."""
+    import time
+
+    from narrator.app.scores import EVENING_HOURS, printed, read_games, since_date, tally
+
+    since, when = None, "Toutes les parties"
+    if args.soir:
+        since, when = time.time() - EVENING_HOURS * 3600, "Ce soir"
+    elif args.depuis is not None:
+        try:
+            since, when = since_date(args.depuis), f"Depuis le {args.depuis}"
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+    games, skipped = read_games(since=since)
+    for line in skipped:
+        print(f"narrator: journal ignoré : {line}", file=sys.stderr)
+    for line in printed(tally(games), when):
+        print(line)
     return 0
 
 

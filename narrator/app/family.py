@@ -106,6 +106,10 @@ def play(game: str, asked: TableRequest, options: Options, journal_path: str | N
     played = family(game)
     if asked.players is None:
         return setup_and_play(options, game, journal_path, asked.seed)
+    if asked.roles:  # the rulebooks' advice, said, never a refusal (narrator/app/compose.py)
+        from narrator.app.compose import warn_against
+
+        warn_against(game, asked.roles, asked.extra or ())
     return played.play(game, asked, options, journal_path)
 
 
