@@ -9,7 +9,8 @@ for one process (pdb, a single file's quick run).
   group by itself; give a test the mark by hand only if it waits on real time some other way.
 - `@pytest.mark.full`: a case the default run leaves out (more kill points, the long count of a
   property); `pytest -m full` runs those. Keep by default the cases that catch what the test is for.
-- Each worker has its own TTS cache and PulseAudio server (session fixtures run once per worker).
+- Each worker has its own PulseAudio server and cache folder (session fixtures run once per worker); the
+  rendered lines and the listener's compiled tables in it are shared by the run's workers.
 """
 
 from __future__ import annotations
@@ -36,11 +37,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("realtime"))
 
 
+# the cache folders both workers of a run fill with the same files, each written whole (a temporary file
+# renamed): rendered lines and the listener's compiled tables, made once per run instead of once per worker
+SHARED_CACHES = ("tts", "listen")
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _private_tts_cache(tmp_path_factory: pytest.TempPathFactory):
-    """Rendered lines go to a temporary cache, never to the user's ~/.cache."""
+def _private_tts_cache(tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+    """Rendered lines (and compiled tables, tuned models) go to a temporary cache, never to the user's
+    ~/.cache; the workers of one run share its lines and tables."""
     saved = os.environ.get("NARRATOR_CACHE_DIR")
-    os.environ["NARRATOR_CACHE_DIR"] = str(tmp_path_factory.mktemp("narrator-cache"))
+    private = tmp_path_factory.mktemp("narrator-cache")
+    if worker_id != "master":  # pytest-xdist: the run's base folder holds each worker's own
+        run = tmp_path_factory.getbasetemp().parent / "narrator-cache-shared"
+        for name in SHARED_CACHES:
+            (run / name).mkdir(parents=True, exist_ok=True)
+            (private / name).symlink_to(run / name, target_is_directory=True)
+    os.environ["NARRATOR_CACHE_DIR"] = str(private)
     yield
     _restore({"NARRATOR_CACHE_DIR": saved})
 

@@ -29,6 +29,7 @@ from narrator.app.phones import join, open_phones
 from narrator.app.spoken_setup import SpokenSetup
 from narrator.app.startup import Io, guarded
 from narrator.listen.commands import Command
+from narrator.listen.ear import Heard
 from narrator.listen.grammar import setup_phrases
 from narrator.listen.setup_words import SetupParser
 from narrator.listen.simple_ears import KeyboardEar, ScriptedEar
@@ -39,7 +40,7 @@ from narrator.script.prompts import load_prompts
 from narrator.table import events as ev
 from narrator.table.clock import FakeClock
 from narrator.table.host import Host, Stopped
-from narrator.table.phone_ear import PhoneEar, own_commands, waits
+from narrator.table.phone_ear import SLICE_S, PhoneEar, own_commands, waits
 from narrator.table.voice import Voice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -359,32 +360,41 @@ def test_a_phone_line_not_heard_when_the_vote_closes_is_dropped() -> None:
     assert ear.listen([], 8).text == "répète" and ear.seat is None  # type: ignore[union-attr]
 
 
-def test_a_phone_line_ends_a_waiting_ears_turn() -> None:
+def test_a_phone_line_ends_a_waiting_ears_turn(monkeypatch) -> None:
     """The keyboard waits in real time (as the microphone does): a ballot from a phone does not wait
     for its turn to end."""
     read, write = os.pipe()
     hub = Hub(PLAYERS)
     hub.ballots(True)
     with open(read, encoding="utf-8") as stream, open(write, "w", encoding="utf-8"):
-        ear = PhoneEar(KeyboardEar(stream, out=open(os.devnull, "w")), hub)  # noqa: SIM115
-        threading.Timer(0.3, hub.type_line, ("Cleo", "Cleo vote contre Ana")).start()
-        started = time.monotonic()
+        keyboard = KeyboardEar(stream, out=open(os.devnull, "w"))  # noqa: SIM115
+        slices, listen = [], keyboard.listen
+
+        def waited(phrases: list[str], timeout_s: float) -> Heard | None:
+            slices.append(timeout_s)
+            if len(slices) == 1:  # the ballot comes from a phone while the keyboard waits
+                threading.Timer(0.3, hub.type_line, ("Cleo", "Cleo vote contre Ana")).start()
+            return listen(phrases, timeout_s)
+
+        monkeypatch.setattr(keyboard, "listen", waited)
+        ear = PhoneEar(keyboard, hub)
         heard = ear.listen([], 60)
         assert heard is not None and heard.text == "Cleo vote contre Ana" and ear.seat == "Cleo"
-        assert time.monotonic() - started < 30  # not the whole turn
+        # not the whole turn: the keyboard waited one short slice (counted, not timed), not 60 s of them
+        assert slices == [SLICE_S]
 
 
-def test_the_microphone_gives_its_turn_up_to_a_phone_but_cuts_nobody(ear, clips) -> None:
+def test_the_microphone_gives_its_turn_up_to_a_phone_but_cuts_nobody(ear, clips, monkeypatch) -> None:
     """A ballot from a phone while nobody speaks ends the microphone's turn at once; one that comes while a
     player speaks waits for the end of what is said, which is heard whole."""
     hub = Hub(PLAYERS)
     hub.ballots(True)
     heard_by = PhoneEar(ear, hub)
+    fed = vosk_rig.FedAudio(ear, monkeypatch)
     threading.Timer(0.5, hub.type_line, ("Ana", "Ana vote contre Ben")).start()
-    started = time.monotonic()
     heard = heard_by.listen(vosk_rig.WORDS, 20.0)
     assert heard is not None and heard.text == "Ana vote contre Ben" and heard_by.seat == "Ana"
-    assert time.monotonic() - started < 10  # not the whole turn
+    assert fed.fed_s < 10  # not the whole turn: the microphone gave it up after seconds of its 20 (of audio)
     word = "오른쪽"
     player = vosk_rig.say(clips[word])  # speech from LEAD_S on; the phone's words come while it is said
     threading.Timer(vosk_rig.LEAD_S + 0.35, hub.type_line, ("Ben", "vote contre Ana")).start()

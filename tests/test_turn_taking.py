@@ -1,6 +1,6 @@
 """Turn-taking through the real audio loopback with the real recognizer (Korean model): the table
 hears an earcon when it may speak and another once understood, the narrator never hears itself,
-and the answer is taken within a second of the end of speech.
+and the answer is taken soon after the end of speech (counted in seconds of audio: load-proof).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import threading
 import time
 
 from test_listen_vosk import ear, read_pcm, say  # noqa: F401  (the ear fixture)
-from vosk_rig import WORDS
+from vosk_rig import WORDS, FedAudio
 
 from narrator.listen.commands import Command
 from narrator.script.line import Line
@@ -35,7 +35,8 @@ class WatchedVoice(Voice):
             self.listening.set()
 
 
-def test_earcons_turn_taking_and_half_duplex_on_the_loopback(audio_server, ear, clips) -> None:  # noqa: F811
+def test_earcons_turn_taking_and_half_duplex_on_the_loopback(audio_server, ear, clips, monkeypatch) -> None:  # noqa: F811
+    fed = FedAudio(ear, monkeypatch)
     speaker = SoundDeviceSpeaker()
     try:
         voice = WatchedVoice(Renderer().render, speaker, load_earcons())
@@ -56,14 +57,12 @@ def test_earcons_turn_taking_and_half_duplex_on_the_loopback(audio_server, ear, 
         own = Rendered(np.frombuffer(pcm, "<i2").copy(), rate, ())
         voice.ask(Line("question", "Une question pour la table."))
         speaker.play(own)
-        finished = {}
 
         def player() -> None:
             voice.listening.wait(10)
             time.sleep(0.2)
             process = say(clips["영희"])
             process.wait()
-            finished["at"] = time.monotonic()
 
         thread = threading.Thread(target=player)
         thread.start()
@@ -75,5 +74,6 @@ def test_earcons_turn_taking_and_half_duplex_on_the_loopback(audio_server, ear, 
     assert answer == "yes" and heard[-1] == "영희" and "민수" not in " ".join(heard)
     names = [name for name, _ in voice.earcon_times]
     assert names == ["listen", "understood"]
-    understood_at = voice.earcon_times[1][1]
-    assert understood_at - finished["at"] < 0.6  # the table knows at once it was heard
+    # the table knows at once it was heard: the command ended on its partial result, a short silence after
+    # the word (tests/test_listen_vosk.py: vosk's own end-point would take about 0.9 s of audio)
+    assert fed.after_s < 0.6, f"decided {fed.after_s:.2f} s of audio after the word"
