@@ -77,7 +77,10 @@ class Controls:
             if (len(key) > 1 or key in NAMED) and command.command not in VOICE
         }
         self.names = {w for name in names for w in name}
-        self.against = {w for said in book.day_words.get("against", ()) for w in words(said, book.spellings)}
+        # one-word ones only: « pour que » must not make « le temps que Lucie revienne » a ballot
+        self.against = {
+            w for said in book.day_words.get("against", ()) if len(ws := words(said, book.spellings)) == 1 for w in ws
+        }
         self.turns = {tuple(words(t, book.spellings)) for t in book.day_words.get("turns", ())} - {()}
         self.longest_turn = max((len(k) for k in self.turns), default=1)
         self._minutes = book.ranges["minutes"]
@@ -154,8 +157,13 @@ class Controls:
         return said
 
     def _next_to_name(self, heard: Sequence[str], start: int, end: int) -> bool:
-        # « Inès, vas-y, on t'écoute »: a few words before it, or right after
-        return any(w in self.names for w in (*heard[max(0, start - 3) : start], *heard[end : end + 1]))
+        # « Inès, vas-y, on t'écoute »: a few words before it, or right after; a name that is the
+        # subject of its own verb before it is talked about (« Bastien est revenu, tu peux continuer »)
+        before = heard[max(0, start - 3) : start]
+        named = [k for k, w in enumerate(before) if w in self.names]
+        if named and not _OWN_VERB.intersection(before[named[-1] + 1 :]):
+            return True
+        return any(w in self.names for w in heard[end : end + 1])
 
     def _more_time(self, key: tuple[str, ...]) -> Command | None:
         # text2num leaves « neuf » a word after some words (« le débat de neuf minutes »)
@@ -184,11 +192,19 @@ class Controls:
         return Command("more_time", seconds=total) if total > 0 else None
 
 
+_OWN_VERB = frozenset({"est", "sont", "a", "ont", "revient", "arrive"})
+
+
 def _negated(heard: Sequence[str], start: int, end: int) -> bool:
     """A negation just before a control or right after it: « ne fais pas de pause », « on arrête pas »."""
     return any(w in NEGATION for w in heard[max(0, start - 3) : start]) or any(
         w in NEGATION for w in heard[end : end + 1]
     )
+
+
+# a control said on the way to another, which is what is asked: « attends » before an undo, « stop »
+# before a pause
+_LEAD_INS = frozenset({("pause", "undo"), ("stop", "pause"), ("repeat", "help"), ("repeat", "legend")})
 
 
 def folded(way: Sequence[Command]) -> tuple[Command, ...]:
@@ -197,6 +213,13 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     out: list[Command] = []
     for command in way:
         if out and out[-1] == command and not FIELDS.get(command.command):
+            continue
+        if out and (out[-1].command, command.command) in _LEAD_INS:
+            out.pop()  # « non attends, reviens en arrière » is one undo; « stop stop, pause » one pause
+            if out and out[-1] == command:
+                continue
+        if out and out[-1].command == "no" and command.command == "undo":
+            out[-1] = command
             continue
         if out and out[-1].command == "yes" and command.command in ("start_vote", "more_time", "resume"):
             # « ok c'est bon, on vote » only starts the vote; « ouais, encore cinq minutes »; « c'est bon, vas-y »
