@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,10 +44,15 @@ def test_poudlard_calls_in_wake_order_and_skips_absent_characters() -> None:
 def test_every_poudlard_announcement_is_the_rulebooks_word_for_word() -> None:
     rulebook = (Path(__file__).parent / "rulebooks" / "001_208a09780179c69b.txt").read_text(encoding="utf-8")
     rulebook = rulebook.replace("\u2019", "'")
+
+    def typeset(text: str) -> str:
+        # the script mends two slips of the printed text (« réveille toi », « carte! »): the words stay the book's
+        return re.sub(r"\s*!", " !", text.replace("réveille toi", "réveille-toi"))
+
     every = POUDLARD.announce.night_steps(POUDLARD.rules.roles)
     for line in every:
         if isinstance(line, Line):
-            assert line.text in rulebook, line.id
+            assert typeset(line.text) in typeset(rulebook), line.id
 
 
 def test_onuw_night_has_the_doppelganger_first_and_its_insomniac_turn_last() -> None:
