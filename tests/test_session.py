@@ -367,7 +367,7 @@ def test_physical_cards_are_dealt_and_looked_at_before_the_night() -> None:
         session.run(plan(session.script.announce, in_play))
     texts = [t for _, _, t in speaker.heard]
     deal = texts.index(
-        "Distribuez une carte à chacun et posez les 3 autres au milieu, face cachée. "
+        "Distribuez une carte par personne et posez les 3 autres au milieu, face cachée. "
         "Regardez votre carte sans la montrer, puis reposez-la devant vous, face cachée."
     )
     assert deal < texts.index("Fermez tous les yeux.")
