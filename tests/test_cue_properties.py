@@ -123,13 +123,17 @@ def session_for(record: dict, journal: DyingJournal, undo_at: set[int], prompts:
 
 def every_wake_sleeps_once(runs: list[list[str]]) -> None:
     """Each call's sleep heard once, after its wake and before any other line; a resumed run may say the
-    call it was in again (its wake), as its first line."""
+    call it was in again (its wake), as its first line after the one that says where the game is."""
     open_call = None
     for number, run in enumerate(runs):
+        # a resumed run first says where the game stands (« On reprend la partie… »), outside any call
+        first = next((i for i, line_id in enumerate(run) if not line_id.startswith("resumed_")), len(run))
         for at, line_id in enumerate(run):
+            if number > 0 and at < first:
+                continue
             call, part = CALL_OF.get(line_id, (None, None))
             if part == "wake":
-                again = open_call == call and number > 0 and at == 0
+                again = open_call == call and number > 0 and at == first
                 assert open_call is None or again, f"run {number}, {line_id}: call {open_call} not ended"
                 open_call = call
             elif part == "sleep":

@@ -106,8 +106,9 @@ def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path)
     resumed, speaker = table(NIGHT_1[2:], [], journal)
     played_until_the_voices_end(resumed, events)
     journal.close()
-    assert ids(speaker)[:6] == ["loups_wake", "loups_sleep", "sorciere_wake", "sorciere_sleep", "morning"] + [
-        "death_devoured*"
+    assert ids(speaker)[:7] == ["resumed_night", "loups_wake", "loups_sleep", "sorciere_wake", "sorciere_sleep"] + [
+        "morning",
+        "death_devoured*",
     ]
     assert resumed.operator.asked == [("nuit 1", "loup"), ("nuit 1", "sorciere")]
 
@@ -160,7 +161,8 @@ def test_stop_asks_first_then_the_stopped_vote_resumes_with_what_it_held(tmp_pat
     played_until_the_voices_end(resumed, events)
     journal.close()
     texts = [t for _, _, t in speaker.heard]
-    assert texts[:2] == [question, "J'ai déjà 2 voix : Ana vote contre Dan et Ben vote contre Dan."]
+    said = ["On reprend la partie, pendant le vote.", question]  # where the game is, then the vote asked again
+    assert texts[:3] == [*said, "J'ai déjà 2 voix : Ana vote contre Dan et Ben vote contre Dan."]
 
 
 def test_repete_in_the_classic_debate_says_its_opening_and_never_the_night() -> None:
