@@ -110,14 +110,17 @@ def test_the_music_plays_under_the_one_night_night_not_under_the_legend_nor_the_
     session, speaker, narration = one_night(bed=bed)
     session.run(narration)
     opening = line_ids(narration.opening)
-    music = dict(speaker.music[: len(opening)])
+    # the deal's line comes first (physical cards: the table deals before the legend)
+    start = [line for line, _ in speaker.music].index(opening[0])
+    assert [line for line, _ in speaker.music[:start]] == ["deal_cards*"]
+    music = dict(speaker.music[start : start + len(opening)])
     legend = line_ids(narration.opening[: narration.night])
     night = line_ids(narration.opening[narration.night : narration.sections[-1]])
     assert legend and night
     assert not any(music[line] for line in legend)  # the legend: no music yet
     assert all(music[line] for line in night)  # from the night's first line to its last
     fading = round(FADE_S)  # the lines said while it fades out (a line lasts a second here)
-    day = [heard for _, heard in speaker.music[len(opening) + fading :]]
+    day = [heard for _, heard in speaker.music[start + len(opening) + fading :]]
     assert day and not any(day)  # the debate, the vote, the cards, the verdict: none
     assert not bed.playing
 
