@@ -55,7 +55,9 @@ class Phone:
             sent["Content-Type"] = content_type
             sent["Content-Length"] = str(len(data))
         sent.update(headers or {})
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=60
+        )  # a deadline for a hung server, generous for a loaded machine
         try:
             connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
             for name, value in sent.items():
@@ -89,7 +91,7 @@ class Socket:
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
 
-    async def next(self, kind: str = "screen", timeout: float = 5.0) -> dict[str, Any]:
+    async def next(self, kind: str = "screen", timeout: float = 30.0) -> dict[str, Any]:
         """The next message of this kind (a screen's `screen`, or a whole reply)."""
         while True:
             message = await asyncio.wait_for(self.ws.receive_json(), timeout)
