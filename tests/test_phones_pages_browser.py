@@ -43,12 +43,6 @@ END = end_screen(
 )
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with Browser() as browser:
-        yield browser
-
-
 @pytest.fixture
 def table() -> Iterator[tuple[Hub, str, PhoneServer]]:
     hub = Hub(PLAYERS)
