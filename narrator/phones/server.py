@@ -516,6 +516,10 @@ async def _secure(request: web.Request, response: web.StreamResponse) -> None:
 async def _json_object(request: web.Request) -> dict[str, Any]:
     if request.content_type != "application/json":
         raise _Refused(415)
+    if request.headers.get("Content-Encoding", "identity").lower() != "identity":
+        # the pages never compress what they send, and a deflate body aiohttp cannot inflate waits for its
+        # end until the request's time is up: refused before a byte is read
+        raise _Refused(415, "attendu : du JSON non compressé")
     try:
         with reading(request):
             data = await request.read()
