@@ -36,7 +36,15 @@ def _listener(game: str | None, players: tuple[str, ...] | None) -> Listener:
 @cache
 def _grammar(game: str | None, players: tuple[str, ...] | None, phase: str) -> frozenset[tuple[str, ...]]:
     listener = _listener(game, players)
-    return frozenset(tuple(words(p, listener.book.spellings)) for p in phrases(listener, phase))
+    folded = _FOLDED.setdefault(tuple(sorted(listener.book.spellings.items())), {})
+    # most phrases (the controls) are in every table's grammar: each is folded once for the run
+    return frozenset(
+        folded[p] if p in folded else folded.setdefault(p, tuple(words(p, listener.book.spellings)))
+        for p in phrases(listener, phase)
+    )
+
+
+_FOLDED: dict[tuple[tuple[str, str], ...], dict[str, tuple[str, ...]]] = {}
 
 
 def _sequence(said: list[str], grammar: frozenset[tuple[str, ...]]) -> list[str] | None:

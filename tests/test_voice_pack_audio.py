@@ -43,7 +43,7 @@ SPEAKING_RATE = 900  # words a minute: espeak-ng reads a line in about a second
 TOLERANCE_S = 0.05
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per run, even when the worker runs other modules between its tests
 def recorded_pack(audio_server, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The pack, recorded line by line through the loopback."""
     if shutil.which("espeak-ng") is None or shutil.which("paplay") is None:
