@@ -412,7 +412,7 @@ def test_an_untouched_decoy_is_awaited_and_reminded_as_a_late_answer_is() -> Non
     call open and asked again aloud, exactly as a slow holder would."""
     session, speaker, hub, clock = game(ONUW, ["stop", "oui"])
     assert session.on_phones is not None
-    session.on_phones.again_s = 10
+    session.on_phones.again_s = 1  # asked again after a second of the game's clock (20 of its polls)
     lazy = next(p for p in ONUW["players"] if p != "Dan")
     with Phones(hub, chooser(ONUW), clock=clock, lazy={lazy}), pytest.raises(Stopped):
         session.run(narration(ONUW))
