@@ -7,6 +7,7 @@ for one process (pdb, a single file's quick run).
   `xdist_group("realtime")` here, so they run one after the other on one worker and do not fight over
   the sound server, the CPU their timings need, or chromium. A new test using these fixtures is in the
   group by itself; give a test the mark by hand only if it waits on real time some other way.
+- A module in SHARED_TABLES is a group of its own: its cases share what they build in the process.
 - `@pytest.mark.full`: a case the default run leaves out (more kill points, the long count of a
   property); `pytest -m full` runs those. Keep by default the cases that catch what the test is for.
 - Each worker has its own PulseAudio server and cache folder (session fixtures run once per worker); the
@@ -28,6 +29,17 @@ from audio_server import PACKAGES, AudioServer
 from vosk_rig import LEAD_S, WORDS
 
 REALTIME = {"audio_server", "browser"}  # the fixtures that put a test in the `realtime` group
+# modules whose cases share what they build in the process (a parser per table of players, a grammar per
+# phase, a module fixture: whole games played, packs written): each module whole on one worker builds it
+# once, not once on each worker, nor again each time the worker comes back to the module
+SHARED_TABLES = {"test_grammar_coverage.py", "test_setup_words.py", "test_french.py"}
+SHARED_TABLES |= {
+    "test_crash.py",
+    "test_journal.py",
+    "test_voice_pack.py",
+    "test_onenight_phones.py",
+    "test_compose.py",
+}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
@@ -35,6 +47,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if REALTIME & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("realtime"))
+        elif item.path.name in SHARED_TABLES:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
 
 
 # the cache folders both workers of a run fill with the same files, each written whole (a temporary file
