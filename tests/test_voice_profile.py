@@ -54,7 +54,8 @@ def test_broken_yaml_and_non_mapping():
     # a file that is no profile at all (a list, nothing, /etc/passwd): what is wanted, nothing of it quoted
     for text in ("- roa/fr\n", "", "root:x:0:0:root:/root:/bin/bash\n"):
         with pytest.raises(
-            VoiceError, match=r"^p.yaml:1:1: profil de voix : un mapping attendu \(engine, voice, rate…\)$"
+            VoiceError,
+            match=r"^p.yaml:1:1: profil de voix : attendu : des réglages « clé: valeur » \(engine, voice, rate…\)$",
         ):
             parse_profile(text, "p.yaml")
 

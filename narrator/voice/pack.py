@@ -189,7 +189,9 @@ def load_pack(folder: str | Path) -> Pack:
     except YamlError as exc:
         raise VoiceError(str(exc)) from None
     if not isinstance(doc.data, dict):
-        raise VoiceError(str(doc.problem((), "manifeste de voix : un mapping attendu (format, game, lines)")))
+        raise VoiceError(
+            str(doc.problem((), "manifeste de voix : attendu : des champs « clé: valeur » (format, game, lines)"))
+        )
     problems = schema_problems(doc, SCHEMA)
     if problems:
         raise VoiceError("\n".join(str(p) for p in problems))

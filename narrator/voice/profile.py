@@ -93,7 +93,9 @@ def parse_profile(text: str, source: str, base: Path | None = None) -> Profile:
     except YamlError as exc:
         raise VoiceError(str(exc)) from None
     if not isinstance(doc.data, dict):  # not a profile at all: say what is wanted, quote nothing of the file
-        raise VoiceError(str(doc.problem((), "profil de voix : un mapping attendu (engine, voice, rate…)")))
+        raise VoiceError(
+            str(doc.problem((), "profil de voix : attendu : des réglages « clé: valeur » (engine, voice, rate…)"))
+        )
     problems = schema_problems(doc, SCHEMA)
     if problems:
         raise VoiceError("\n".join(str(p) for p in problems))
