@@ -441,6 +441,34 @@ def test_the_same_steps_are_seen_whatever_the_doppelganger_copied() -> None:
     assert len({tuple(s) for s in seen.values()}) == 1, seen
 
 
+def dumbledore_deals() -> dict[str, dict]:
+    """Ben's Dumbledore looks and gives (POUDLARD), looks at nothing, or lies in the middle."""
+    passes = copy.deepcopy(POUDLARD)
+    del passes["night"]["Ben"]  # « Je passe »: the record keeps no choice
+    middle = copy.deepcopy(POUDLARD)
+    middle["deal"]["Ben"], middle["deal"]["center"][2] = "eleve", "dumbledore"
+    del middle["night"]["Ben"]
+    return {"gives": POUDLARD, "passes": passes, "middle": middle}
+
+
+@pytest.mark.parametrize("deal", ["gives", "passes", "middle"])
+def test_in_dumbledores_call_every_phone_shows_the_same_two_steps_whatever_he_does(deal: str) -> None:
+    """001: "Tu peux regarder une des cartes au centre. Si tu le fais, tu dois échanger cette carte avec celle
+    d’un autre joueur, éventuellement la tienne" — two steps for him, so two on every phone, in the same
+    words (issue 26, 6), whether he looks, passes, or his card lies in the middle."""
+    record = dumbledore_deals()[deal]
+    session, _, phones, ending = played(record)
+    words = load_shipped("poudlard").phones
+    assert words is not None
+    seen = questions_seen(phones)
+    look, give = (f"{words.questions[k]} {words.decoy}" for k in ("look_center", "give_to"))
+    for seat, questions in seen.items():
+        at = [q[0] for q in questions].index(look)
+        assert [q[0] for q in questions[at : at + 2]] == [look, give], seat
+    assert len({tuple(questions) for questions in seen.values()}) == 1, seen  # the whole night alike
+    assert session.record(ending)["night"] == record["night"]
+
+
 def test_a_combination_his_copied_card_refuses_is_asked_again_on_every_phone_alike() -> None:
     """000, 3a v: the voyante looks at "la carte d'un autre joueur, ou de deux des trois cartes du milieu":
     one middle card ticked is refused, and every phone, not his alone, shows the step again under words
