@@ -20,7 +20,8 @@ from narrator.app.onenight import OneNight
 from narrator.app.phones import Seats
 from narrator.app.startup import Io, Options, TableRequest
 from narrator.phones.hub import Hub
-from narrator.phones.screens import Form
+from narrator.phones.screens import Form, Question
+from narrator.script.onenight.script import load_shipped
 from narrator.table.journal import read_journal
 from narrator.table.onenight.progress import progress
 
@@ -46,13 +47,23 @@ def phones(hub: Hub) -> None:
             question = screen.question
             if question is not None and not screen.answered:
                 time.sleep(0.01)
-                values = [c.value for c in question.choices]
-                value = None if question.form is Form.TAP else values[:2] if question.form is Form.PAIR else values[0]
-                hub.answer(seat, screen.asked, value)
+                hub.answer(seat, screen.asked, first_choices(question))
             time.sleep(0.002)
 
     for seat in hub.seats:
         threading.Thread(target=phone, args=(seat,), daemon=True).start()
+
+
+def first_choices(question: Question) -> object:
+    """The first choices offered, a legal night whatever the deal: on the Doppelgänger's second step (a list
+    ticked), nothing, which every copied card takes but the saoulon's; asked again, one middle card."""
+    values = [c.value for c in question.choices]
+    if question.form is Form.SOME:
+        return values[-1:] if REFUSED in question.text else []
+    return None if question.form is Form.TAP else values[:2] if question.form is Form.PAIR else values[0]
+
+
+REFUSED = load_shipped("onuw").phones.copy_refused  # type: ignore[union-attr]
 
 
 def with_phones(options: Options, players: list[str] | None = None, seats: Seats | None = None) -> Io:

@@ -166,9 +166,14 @@ def chooser(record: dict) -> Callable[[str, Question], object]:
     def choose(seat: str, question: Question) -> object:
         if question.decoy or question.form is Form.TAP:  # touched as the form asks: two for a pair
             values = [c.value for c in question.choices]
-            return (values[:2] if question.form is Form.PAIR else values[0]) if values else None
-        key = said[question.text]
+            if not values:
+                return None
+            return values[:2] if question.form is Form.PAIR else values[:1] if question.form is Form.SOME else values[0]
         choice = record["night"].get(seat, {})
+        if words.copy_step and words.copy_step in question.text:  # the Doppelgänger's neutral second step
+            then = next(iter(choice.get("then", {}).values()), None)  # what his copied card does
+            return None if then is None else then if isinstance(then, list) else [then]
+        key = said[question.text]
         if key == "copy":
             return choice["copy"]
         inner = choice.get("then", choice) if "copy" in choice else choice
@@ -364,6 +369,135 @@ def test_the_doppelganger_copies_then_acts_as_the_copied_card_in_its_call() -> N
     assert resolve_record(record)["winners"] == ending.winners
 
 
+def copier_deals() -> dict[str, dict]:
+    """Ben's Doppelgänger copies a card that acts at once (the voyante who looks at a player or at two middle
+    cards, the merdeux, the saoulon), one that wakes later (a loup), or lies in the middle (nobody copies)."""
+    merdeux = copy.deepcopy(ONUW)
+    merdeux["deal"]["Cleo"], merdeux["deal"]["center"][1] = "merdeux", "voyante"
+    merdeux["night"]["Ben"] = {"copy": "Cleo", "then": {"swap": ["Ana", "Dan"]}}
+    del merdeux["night"]["Cleo"]
+    saoulon = copy.deepcopy(ONUW)
+    saoulon["deal"]["Cleo"], saoulon["deal"]["center"][1] = "saoulon", "voyante"
+    saoulon["night"]["Ben"], saoulon["night"]["Cleo"] = {"copy": "Cleo", "then": {"take": "B"}}, {"take": "A"}
+    pair = copy.deepcopy(ONUW)
+    pair["night"]["Ben"] = {"copy": "Cleo", "then": {"look": ["A", "C"]}}
+    loup = copy.deepcopy(ONUW)
+    loup["night"]["Ben"] = {"copy": "Ana"}
+    del loup["night"]["Ana"]  # Ana no longer wakes alone: nothing to choose
+    middle = copy.deepcopy(ONUW)
+    middle["deal"]["Ben"], middle["deal"]["center"][2] = "villageois", "doppelganger"
+    del middle["night"]["Ben"]
+    return {
+        "voyante": ONUW,
+        "voyante_pair": pair,
+        "merdeux": merdeux,
+        "saoulon": saoulon,
+        "loup": loup,
+        "middle": middle,
+    }
+
+
+def questions_seen(phones: Phones) -> dict[str, list[tuple[str, str, int, bool]]]:
+    """Each seat's questions, one entry per question, as a glance at its phone reads them: words, kind of
+    list, how many choices, whether « Je passe » is offered."""
+    out: dict[str, list[tuple[str, str, int, bool]]] = {}
+    for seat, screens in phones.seen.items():
+        shown: dict[int, tuple[str, str, int, bool]] = {}
+        for screen in screens:
+            q = screen.question
+            if q is not None:
+                shown.setdefault(screen.asked, (q.text, q.form.value, len(q.choices), q.optional))
+        out[seat] = list(shown.values())
+    return out
+
+
+@pytest.mark.parametrize("deal", ["voyante", "voyante_pair", "merdeux", "saoulon", "loup", "middle"])
+def test_in_the_doppelgangers_call_every_phone_shows_the_same_steps_whatever_he_copied(deal: str) -> None:
+    """000, 3a i: "Le Doppelgänger agit s'il est voyante, voleur, merdeux ou saoulon." — at once, in his
+    call; the other phones must not tell it: in his call every phone answers the same two steps, with the
+    same words and the same kind of list (issue 26, 6), and so does every phone at every later call."""
+    record = copier_deals()[deal]
+    session, _, phones, ending = played(record)
+    words = load_shipped("onuw").phones
+    assert words is not None
+    seen = questions_seen(phones)
+    copy_step = f"{words.copy_step} {words.decoy}"
+    for seat, questions in seen.items():
+        # his call: the copy's question, then the one neutral step (every other player and the middle cards)
+        assert [q[0] for q in questions[:2]] == [f"{words.questions['copy']} {words.decoy}", copy_step], seat
+        assert questions[1][1:] == ("some", len(record["players"]) - 1 + 3, True), seat
+    assert len({tuple(questions) for questions in seen.values()}) == 1, seen  # the whole night alike
+    assert session.record(ending)["night"] == record["night"]  # his ticks read as his copied card's act
+    assert resolve_record(record)["winners"] == ending.winners
+
+
+def test_the_same_steps_are_seen_whatever_the_doppelganger_copied() -> None:
+    """A neighbour who reads any phone in his call cannot tell a Doppelgänger who acts at once from one who
+    does not, nor from one whose card lies in the middle: the same questions, in the same order."""
+    seen = {}
+    for name, record in copier_deals().items():
+        _, _, phones, _ = played(record)
+        seen[name] = questions_seen(phones)["Eva"][:2]  # Eva: the insomniaque, never called in his call
+    assert len({tuple(s) for s in seen.values()}) == 1, seen
+
+
+def dumbledore_deals() -> dict[str, dict]:
+    """Ben's Dumbledore looks and gives (POUDLARD), looks at nothing, or lies in the middle."""
+    passes = copy.deepcopy(POUDLARD)
+    del passes["night"]["Ben"]  # « Je passe »: the record keeps no choice
+    middle = copy.deepcopy(POUDLARD)
+    middle["deal"]["Ben"], middle["deal"]["center"][2] = "eleve", "dumbledore"
+    del middle["night"]["Ben"]
+    return {"gives": POUDLARD, "passes": passes, "middle": middle}
+
+
+@pytest.mark.parametrize("deal", ["gives", "passes", "middle"])
+def test_in_dumbledores_call_every_phone_shows_the_same_two_steps_whatever_he_does(deal: str) -> None:
+    """001: "Tu peux regarder une des cartes au centre. Si tu le fais, tu dois échanger cette carte avec celle
+    d’un autre joueur, éventuellement la tienne" — two steps for him, so two on every phone, in the same
+    words (issue 26, 6), whether he looks, passes, or his card lies in the middle."""
+    record = dumbledore_deals()[deal]
+    session, _, phones, ending = played(record)
+    words = load_shipped("poudlard").phones
+    assert words is not None
+    seen = questions_seen(phones)
+    look, give = (f"{words.questions[k]} {words.decoy}" for k in ("look_center", "give_to"))
+    for seat, questions in seen.items():
+        at = [q[0] for q in questions].index(look)
+        assert [q[0] for q in questions[at : at + 2]] == [look, give], seat
+    assert len({tuple(questions) for questions in seen.values()}) == 1, seen  # the whole night alike
+    assert session.record(ending)["night"] == record["night"]
+
+
+def test_a_combination_his_copied_card_refuses_is_asked_again_on_every_phone_alike() -> None:
+    """000, 3a v: the voyante looks at "la carte d'un autre joueur, ou de deux des trois cartes du milieu":
+    one middle card ticked is refused, and every phone, not his alone, shows the step again under words
+    that say so; then his next ticks count."""
+    words = load_shipped("onuw").phones
+    assert words is not None
+    choose = chooser(ONUW)
+    wrong = {"Ben": ["B"]}  # one middle card: no voyante's look
+
+    def careless(seat: str, question: Question) -> object:
+        if seat in wrong and not question.decoy and question.form is Form.SOME:
+            return wrong.pop(seat)
+        return choose(seat, question)
+
+    session, _, hub, _ = game(ONUW, day(ONUW))
+    with Phones(hub, careless) as phones:
+        ending = session.run(narration(ONUW))
+    assert session.record(ending)["night"] == ONUW["night"]  # the second ticks counted: Ana's card
+    again = f"{words.copy_refused} {words.copy_step} {words.decoy}"
+    seen = questions_seen(phones)
+    for seat, questions in seen.items():
+        texts = [q[0] for q in questions]
+        assert again in texts, seat  # every phone says the ticks were refused, next to the question
+        # and shows nothing else in his call: the copy, the neutral step, the neutral step asked again
+        call = texts[: texts.index(again) + 1]
+        assert set(call) <= {f"{words.questions['copy']} {words.decoy}", f"{words.copy_step} {words.decoy}", again}
+    assert not any(words.copy_refused in secret for seat in ONUW["players"] for secret in hub.screen(seat).secrets)
+
+
 def test_harrys_face_up_card_is_said_to_everyone_at_dawn() -> None:
     """001: "Harry se réveille et peut retourner la carte d’un joueur au choix. Cette carte reste visible
     durant la journée." """
@@ -446,6 +580,7 @@ def test_a_game_killed_mid_night_resumes_at_its_call_without_asking_again(cut_af
     words = load_shipped("onuw").phones
     assert words is not None
     said = {f"{text} {words.decoy}": key for key, text in words.questions.items()}  # as every phone shows it
+    said[f"{words.copy_step} {words.decoy}"] = "then"  # the copier's second step: his copied card's act
     asked = {(seat, said[q.text]) for seat, q, _ in phones.answered if not q.decoy and q.form is not Form.TAP}
     assert not {(p, {"look_center": "look"}.get(k, k)) for p, k in asked} & kept  # nothing answered asked again
     heard = [line for _, line, _ in speaker.heard]
@@ -457,7 +592,7 @@ def test_a_game_killed_mid_night_resumes_at_its_call_without_asking_again(cut_af
 
 
 def _keys(choice: dict) -> set[str]:
-    return set(choice) - {"then"} | set(choice.get("then", {}))
+    return set(choice) | set(choice.get("then", {}))
 
 
 def test_random_games_on_the_phones_end_as_narrator_resolve_says() -> None:
@@ -535,18 +670,27 @@ def test_a_script_with_phones_needs_every_cards_text_and_every_groups_name() -> 
     assert any("phones.seen: {role} inconnu" in p for p in yaml_problems(bad))
 
 
-def yaml_problems(text: str) -> list[str]:
+def test_a_script_with_a_doppelganger_needs_the_words_of_his_second_step() -> None:
+    text = script_path("onuw").read_text(encoding="utf-8")
+    without = re.sub(r"^  copy_step: .*\n", "", text, flags=re.MULTILINE)
+    assert any("phones: clé manquante « copy_step »" in p for p in yaml_problems(without, "scripts/onuw.yaml"))
+
+
+def yaml_problems(text: str, file: str = POUDLARD_FILE) -> list[str]:
     with pytest.raises(YamlError) as caught:
-        load_script(text, POUDLARD_FILE)
+        load_script(text, file)
     return [str(p) for p in caught.value.problems]
 
 
 def first_choices(seat: str, question: Question) -> object:
-    """A player who touches the first choices offered (a legal night whatever the deal)."""
-    if question.form is Form.TAP:
-        return None
+    """A player who touches the first choices offered (a legal night whatever the deal): on the Doppelgänger's
+    second step, nothing, which every copied card takes but the saoulon's; asked again, one middle card
+    (tests/phone_rig.py does the same in its own process)."""
     values = [c.value for c in question.choices]
-    return values[:2] if question.form is Form.PAIR else values[0]
+    if question.form is Form.SOME:
+        refused = load_shipped("onuw").phones.copy_refused  # type: ignore[union-attr]
+        return values[-1:] if refused in question.text else []
+    return None if question.form is Form.TAP else values[:2] if question.form is Form.PAIR else values[0]
 
 
 def test_the_family_plays_a_phone_game_and_writes_the_record_resolve_plays_to_the_same_end(tmp_path, capsys) -> None:

@@ -33,8 +33,8 @@ def streams(record: dict) -> dict[str, list[str]]:
 
 def test_every_other_seat_gets_the_same_stream_whatever_card_the_doppelganger_copied() -> None:
     """000, 3a i: "Le Doppelgänger agit s’il est voyante, voleur, merdeux ou saoulon." — he copies Cleo:
-    a voyante (a second question at once, for him alone) or, with Cleo's card swapped with the middle's
-    villageois, a villageois (nothing more). Only Ben and Cleo may tell the two games apart."""
+    a voyante (he looks at once, on the second step every phone shows) or, with Cleo's card swapped with
+    the middle's villageois, a villageois (nothing more). Only Ben and Cleo may tell the two games apart."""
     voyante = copy.deepcopy(ONUW)  # Ben copies Cleo's voyante and looks at Ana's card
     villageois = copy.deepcopy(ONUW)
     villageois["deal"]["Cleo"] = "villageois"

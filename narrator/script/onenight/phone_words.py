@@ -25,6 +25,9 @@ TEMPLATES = {
     "visible": {"name", "card"},
 }
 FIXED = ("decoy", "nobody", "missing")
+# the Doppelgänger's second step, the same on every phone (narrator/table/onenight/phones.py), and the
+# words before it once a combination his copied card cannot take was ticked: needed by a game that has him
+COPY_STEP = ("copy_step", "copy_refused")
 
 PHONES: dict[str, Any] = {
     "type": "object",
@@ -36,7 +39,7 @@ PHONES: dict[str, Any] = {
             "additionalProperties": False,
         },
         "groups": {"type": "object", "additionalProperties": _TEXT},
-        **{key: _TEXT for key in (*TEMPLATES, *FIXED)},
+        **{key: _TEXT for key in (*TEMPLATES, *FIXED, *COPY_STEP)},
     },
     "required": ["questions", "groups", *[k for k in (*TEMPLATES, *FIXED) if k != "visible"]],
     "additionalProperties": False,
@@ -60,6 +63,8 @@ class PhoneWords:
     nobody: str
     missing: str
     visible: str = ""
+    copy_step: str = ""  # the Doppelgänger's second step, the same words on every phone
+    copy_refused: str = ""  # before them, once his ticks were refused: every phone answers again
 
 
 # how a one-night card's text begins when it names its camp first (« Camp du village. La nuit, … »)
@@ -95,6 +100,15 @@ def phone_problems(doc: Marked) -> list[Problem]:
             out.append(doc.problem(("phones", "groups"), f"clé manquante « {group} » : le nom du groupe de « {rid} »"))
     if any(r.get("power") == Power.REVEAL.value for r in roles.values()) and "visible" not in phones:
         out.append(doc.problem(("phones",), "clé manquante « visible » : la carte retournée, dite au matin"))
+    if any(r.get("power") == Power.COPY.value for r in roles.values()):
+        for key in COPY_STEP:
+            if key not in phones:
+                out.append(
+                    doc.problem(("phones",), f"clé manquante « {key} » : la deuxième étape, après la copie d'une carte")
+                )
+    for key in COPY_STEP:
+        if key in phones:
+            out += fixed_problems(doc, ("phones", key), phones[key])
     for key, allowed in TEMPLATES.items():
         if key in phones:
             out += text_problems(doc, ("phones", key), phones[key], allowed)
@@ -124,4 +138,6 @@ def parse_phone_words(data: Mapping) -> PhoneWords | None:
         nobody=phones["nobody"],
         missing=phones["missing"],
         visible=phones.get("visible", ""),
+        copy_step=phones.get("copy_step", ""),
+        copy_refused=phones.get("copy_refused", ""),
     )

@@ -5,7 +5,8 @@ phones (by the card they were DEALT, a Doppelgänger by the card he copied) show
 allow, and every other phone a decoy of the same look, so that nobody learns who acted from who
 touched a phone: the same words (the call's question, which the narrator says aloud anyway, then one
 sentence that tells every phone alike that only the called character's touch counts), the same kind of
-list, and as many steps (in Dumbledore's and the Doppelgänger's calls, every phone answers twice).
+list, and as many steps (in Dumbledore's and the Doppelgänger's calls, every phone answers twice: in
+his, the second step is one neutral list on every phone, his included, whatever card he copied).
 What a character learns appears on his phone alone, in his call. A call lasts at least its wait and
 until its needed answers are in; a missing answer is asked again aloud, naming nobody. Each choice is
 journaled before it is applied (`night_choice`).
@@ -31,6 +32,7 @@ from narrator.table.clock import Clock
 from narrator.table.voice import Voice
 from narrator.voice import Item, Pause
 
+REFUSED = object()  # a neutral step's ticks the copied card cannot take (`copied_answer`)
 AGAIN_S = 10.0  # after a call's wait, how often a missing answer is asked again aloud
 POLL_S = 1.0  # how long the game waits on the phones at a time (real seconds)
 LISTEN_S = 4.0  # after an answer was asked again aloud, how long the table is heard
@@ -60,6 +62,9 @@ class PhoneNight:
     # hears the table for up to so many seconds (« stop », « libère la place de Ana »…), after a reminder:
     # a phone that died mid-call is replaced by voice, and the night can be stopped
     listen: Callable[[float], None] | None = None
+    _copy: bool = field(default=False, init=False, repr=False)  # the call is the Doppelgänger's copy
+    _refused: bool = field(default=False, init=False, repr=False)  # his ticks were refused in this call
+    _numbers: dict[str, int] = field(default_factory=dict, init=False, repr=False)  # each seat's first question
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -82,7 +87,10 @@ class PhoneNight:
         deadline = self.clock.now() + wait
         awake = choices.actors(self.rules, self.players, self.deal, self.night, wake)
         self.tell(wake, awake)  # what they learn on waking: the wolves' group, the insomniaque's card
+        self._copy = self._copy_call(called, wake)  # the Doppelgänger's: a neutral second step on every phone
+        self._refused = False  # a combination his copied card refuses: every later second step says so
         pending, numbers = self._ask_everyone(called, wake, awake)
+        self._numbers = numbers  # each seat's first question of the call
         # every phone's touch is awaited, the decoys' too: a call whose card lies in the middle lasts as
         # long and is reminded as often as one whose holder is slow, so neither tells the card is dealt;
         # the question each untouched phone shows (a second step, in a call of two)
@@ -107,15 +115,32 @@ class PhoneNight:
                 if untouched.get(answer.seat) == answer.asked:
                     del untouched[answer.seat]
                     if two_steps and first:
-                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step())
+                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step(answer.seat))
                 asked = pending.get(answer.seat)
-                if answer.decoy or asked is None or asked[1] != answer.asked:
+                if asked is None or asked[1] != answer.asked:
                     continue
-                follow = self._answered(answer.seat, asked[0], answer.value, wake)
+                ask, value = asked[0], answer.value
+                if self._copy and ask.copied and first:  # a resumed call where he had copied: his first step
+                    # was the copy's decoy (what he copied is in the journal), then the step every phone gets
+                    pending[answer.seat] = (ask, self._ask_one(answer.seat, self.neutral_step(answer.seat)))
+                    continue
+                if answer.decoy:
+                    continue
+                if self._copy and ask.copied:  # ticked on the neutral step: read as his copied card's answer
+                    value = self.copied_answer(ask, value)
+                    if value is REFUSED:  # asked again on every phone alike, never on his alone
+                        self._refused = True
+                        others = [seat for seat in self._stepped(untouched) if seat != answer.seat]
+                        untouched.update({seat: self._ask_one(seat, self.second_step(seat)) for seat in others})
+                        pending[answer.seat] = (ask, self._ask_one(answer.seat, self.neutral_step(answer.seat)))
+                        continue
+                follow = self._answered(answer.seat, ask, value, wake)
                 if follow is None:
                     del pending[answer.seat]
                     if two_steps and first:  # he chose not to look: a second step all the same
-                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step())
+                        untouched[answer.seat] = self._ask_one(answer.seat, self.second_step(answer.seat))
+                elif self._copy:  # his copied card acts at once: the neutral step, as on every phone
+                    pending[answer.seat] = (follow, self._ask_one(answer.seat, self.neutral_step(answer.seat)))
                 else:
                     pending[answer.seat] = (follow, self._ask_one(answer.seat, self.question(follow)))
         self.hub.rest()
@@ -132,9 +157,11 @@ class PhoneNight:
             ask = asks.get(player)
             # awake with nothing to choose (the wolves together), a phone shows the decoy too: what they
             # learned is in « Ce que vous avez appris »
+            # a resumed Doppelgänger's call where he had copied: the copy's decoy first, as every phone (`call`)
+            shown = ask is not None and not (ask.copied and self._copy)
             questions[player] = (
                 self.question(ask)
-                if ask is not None
+                if shown and ask is not None
                 else self.decoy(choices.decoy(self.rules, called, wake, player, self.players))
             )
         numbers = self.hub.ask(questions)
@@ -177,12 +204,47 @@ class PhoneNight:
         roles = [self.rules.roles[r] for r in called if self.rules.roles[r].wake == wake]
         return any(role.power in (Power.CENTER_TO_PLAYER, Power.COPY) for role in roles)
 
-    def second_step(self) -> Question:
-        """The second step of a two-step call on a phone whose answer changes nothing: the look of
-        Dumbledore's own (every player, his own card included). The Doppelgänger's second step is the
-        copied card's question: a decoy cannot mirror it without telling every phone what he copied, so
-        it keeps this fixed look (the same number of steps; not the same words)."""
+    def second_step(self, seat: str) -> Question:
+        """The second step of a two-step call on `seat`'s phone when its answer changes nothing: the look of
+        Dumbledore's own (every player, his own card included); in the Doppelgänger's call, the neutral step."""
+        if self._copy:
+            return self.neutral_step(seat, decoy=True)
         return self.question(Ask("give_to", tuple(self.players)), decoy=True)
+
+    def neutral_step(self, seat: str, decoy: bool = False) -> Question:
+        """The Doppelgänger's second step, the same on every phone, his included: a decoy cannot mirror his
+        copied card's question without telling every phone what he copied (or, him in the middle, that
+        he was not dealt). Every other player and the middle cards, any number ticked, under words that say
+        what each card acting at once ticks (`copy_step`): he knows his copied card from what he learned on
+        copying it; a combination it refuses is asked again on every phone alike (`copied_answer`)."""
+        options = (*(p for p in self.players if p != seat), *CENTER)
+        text = f"{self.words.copy_step} {self.words.decoy}"
+        if self._refused:
+            text = f"{self.words.copy_refused} {text}"
+        labelled = tuple(Choice(value, self.label(value)) for value in options)
+        return Question(Form.SOME, text, labelled, optional=True, decoy=decoy)
+
+    def copied_answer(self, ask: Ask, ticked: object) -> object:
+        """What the ticks of the neutral step answer to the copied card's `ask` (a player, a middle card, two
+        middle cards, two players; None: nothing), or REFUSED when that card cannot take them."""
+        values = list(ticked) if isinstance(ticked, list) else []
+        if not values:
+            return None if ask.optional else REFUSED
+        if ask.two:
+            ok = len(values) == 2 and all(v in ask.options for v in values)
+            return values if ok else REFUSED
+        if len(values) == 1:
+            return values[0] if values[0] in ask.options else REFUSED
+        pair = "+".join(sorted(values))
+        return pair if len(values) == 2 and pair in ask.options else REFUSED
+
+    def _stepped(self, untouched: dict[str, int]) -> list[str]:
+        """The seats whose phone is at its second step or past it (not at the call's first question)."""
+        return [seat for seat in self.players if untouched.get(seat) != self._numbers.get(seat)]
+
+    def _copy_call(self, called: Sequence[str], wake: int) -> bool:
+        roles = [self.rules.roles[r] for r in called if self.rules.roles[r].wake == wake]
+        return any(role.power is Power.COPY for role in roles)
 
     def label(self, value: str) -> str:
         """A player's name, a middle place, or two middle places, as the phone shows them."""
