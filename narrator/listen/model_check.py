@@ -13,7 +13,7 @@ from typing import Any
 
 from hassil import sample_intents
 
-from narrator.listen.compiled import setup_parser, table_parser
+from narrator.listen.compiled import load, setup_parser, table_parser
 from narrator.listen.french import PHASES, Listener, fold, phrasebook
 from narrator.listen.grammar import FREE_PHASES, spoken_lists
 from narrator.listen.heard import character_forms, hears, symbol_of
@@ -56,7 +56,8 @@ def check(model: Any) -> list[Unheard]:
     """The grammars' words the model cannot hear, in alphabetical order."""
     found: dict[str, Unheard] = {}
     for grammar, game, listener, phase in _grammars():
-        by_command = _phrases(listener, phase)
+        # the phrases by command: the same for every model, kept in the compiled cache (a walk takes 20 s)
+        by_command = load("model check", (grammar, phase), lambda: _phrases(listener, phase))
         words = {w for texts in by_command.values() for t in texts for w in t.split()} - SEATED_WORDS
         known = known_words(model, words) | SEATED_WORDS
         commands_of: dict[str, set[str]] = defaultdict(set)
@@ -120,7 +121,7 @@ def _phrases(listener: Listener, phase: str) -> dict[str, set[str]]:
     for command, text in sample_intents(intents, slot_lists=spoken_lists(listener), language="fr"):
         said = " ".join(text.lower().split())
         out[command].update({said, said.replace("-", " ")})
-    return out
+    return dict(out)
 
 
 def _roles_of(game: str, word: str) -> list[str]:
