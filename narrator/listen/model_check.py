@@ -6,6 +6,7 @@ names that stand for any (a seated name is checked when the table sits down: mod
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ def check(model: Any) -> list[Unheard]:
     found: dict[str, Unheard] = {}
     for grammar, game, listener, phase in _grammars():
         # the phrases by command: the same for every model, kept in the compiled cache (a walk takes 20 s)
-        by_command = load("model check", (grammar, phase), lambda: _phrases(listener, phase))
+        by_command = load("model check", (grammar, phase), functools.partial(_phrases, listener, phase))
         words = {w for texts in by_command.values() for t in texts for w in t.split()} - SEATED_WORDS
         known = known_words(model, words) | SEATED_WORDS
         commands_of: dict[str, set[str]] = defaultdict(set)
