@@ -32,13 +32,9 @@ REALTIME = {"audio_server", "browser"}  # the fixtures that put a test in the `r
 # modules whose cases share what they build in the process (a parser per table of players, a grammar per
 # phase, a module fixture: whole games played, packs written): each module whole on one worker builds it
 # once, not once on each worker, nor again each time the worker comes back to the module
-SHARED_TABLES = {"test_grammar_coverage.py", "test_setup_words.py", "test_french.py"}
-SHARED_TABLES |= {
-    "test_crash.py",
-    "test_journal.py",
-    "test_voice_pack.py",
-    "test_onenight_phones.py",
-    "test_compose.py",
+SHARED_TABLES = {
+    *("test_grammar_coverage.py", "test_setup_words.py", "test_french.py", "test_model_check.py"),
+    *("test_crash.py", "test_journal.py", "test_voice_pack.py", "test_onenight_phones.py", "test_compose.py"),
 }
 
 

@@ -4,7 +4,6 @@ are their cards at dawn, as the table told them (the `cards` event)."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -14,9 +13,7 @@ from pathlib import Path
 from narrator.rules.onenight.model import Team
 from narrator.script.games import CLASSIC, family_of
 from narrator.table.events import Cards, Event, Outcome
-from narrator.table.journal import JournalError, finished, journal_dir, read_journal
-
-_NAMED = re.compile(r"partie-(\d{8}-\d{6})")  # the journal's own name: when its game began (journal.py)
+from narrator.table.journal import JournalError, begun_at, finished, journal_dir, read_journal
 
 
 @dataclass(frozen=True)
@@ -55,13 +52,8 @@ def tally(games: Iterable[Played]) -> Scores:
 
 def started(path: Path) -> float:
     """When a journal's game began: its name says it (« partie-20261205-213000 »), else its file's date."""
-    found = _NAMED.search(path.name)
-    if found:
-        try:
-            return time.mktime(time.strptime(found.group(1), "%Y%m%d-%H%M%S"))
-        except (ValueError, OverflowError):
-            pass
-    return path.stat().st_mtime
+    begun = begun_at(path)
+    return path.stat().st_mtime if begun is None else begun
 
 
 EVENING_HOURS = 12  # --soir: the games begun in the last twelve hours

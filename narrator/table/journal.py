@@ -48,7 +48,20 @@ from narrator.table.events import (
     to_json,
 )
 
-__all__ = ["VERSION", "Heartbeat", "Journal", "JournalError", "finished", "last_unfinished", "read_journal"]
+__all__ = [
+    *("NAMED", "VERSION", "Heartbeat", "Journal", "JournalError"),
+    *("begun_at", "finished", "last_unfinished", "read_journal"),
+]
+
+NAMED = "partie-%Y%m%d-%H%M%S"  # a new journal's name in the journals' folder: when its game began
+
+
+def begun_at(path: Path) -> float | None:
+    """When a journal's game began, as its name says (« partie-20261205-213000[-2].jsonl »); None otherwise."""
+    try:
+        return time.mktime(time.strptime(path.name[: len(time.strftime(NAMED))], NAMED))
+    except (ValueError, OverflowError):
+        return None
 
 
 class JournalError(ValueError):
@@ -126,11 +139,11 @@ class Journal:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise _failed(folder, "dossier des parties impossible à créer", exc) from None
-            path = folder / time.strftime("partie-%Y%m%d-%H%M%S.jsonl")
+            path = folder / time.strftime(f"{NAMED}.jsonl")
             for n in range(2, 100):  # two games begun in the same second
                 if not path.exists():
                     break
-                path = folder / time.strftime(f"partie-%Y%m%d-%H%M%S-{n}.jsonl")
+                path = folder / time.strftime(f"{NAMED}-{n}.jsonl")
         path = Path(path)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
