@@ -218,7 +218,7 @@ class ClassicSession(Host):
             try:
                 checked = self._check(ask, rule, value)
             except RecordError as exc:
-                self.operator.refuse(f"Refusé : attendu : {exc.expected}.", ask.by)
+                self.operator.refuse(f"Refusé. Attendu : {exc.expected}.", ask.by)
                 continue
             # how a record holds it: under a field of the key's mapping, or one of a list
             self._record(ev.Answer(self.phase, ask.key, value, by, many=ask.many, field=ask.field))

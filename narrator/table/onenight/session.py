@@ -249,8 +249,7 @@ class Session(Host):
         self.voice.last = plan.opening[plan.sections[-1] :]
 
     def _day_status(self, phones: PhoneNight) -> None:
-        """Every phone's public line in the day: that it is the day, and Harry's face-up card (a new status
-        also ends the night's « Nouveau » on the phones that learned something)."""
+        """Every phone's public line in the day: that it is the day, and Harry's face-up card."""
         day = load_phone_prompts().text("status_day")
         phones.hub.status(" ".join([day + ".", *(line.text for line in self._face_up())]))
 
