@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Callable
 
-from hassil import sample_intents
-from hassil.intents import SlotList
+from hassil.expression import (
+    Alternative,
+    Expression,
+    ListReference,
+    Permutation,
+    RuleReference,
+    Sentence,
+    Sequence,
+    TextChunk,
+)
+from hassil.intents import Intents, RangeSlotList, SlotList, TextSlotList
+from hassil.numbers import get_rbnf_engine
 
 from narrator.listen.compiled import load, setup_parser
 from narrator.listen.french import Listener, TemplateParser
@@ -57,8 +68,7 @@ def _expand(parser: Listener, phase: str, compact: bool) -> list[str]:
     # the recognizer write a sentence no template holds, phrase after phrase.
     found = {*book.fillers, *book.not_names, *parser.chunks(phase)}
     intents = book.intents(phase, spoken=True, commands=parser.commands)
-    for _, text in sample_intents(intents, slot_lists=spoken_lists(parser), language="fr"):
-        found.add(text)
+    found |= expansions(intents, spoken_lists(parser))
     out = set()
     for text in found:
         said = unicodedata.normalize("NFC", " ".join(text.lower().split()))
@@ -68,6 +78,79 @@ def _expand(parser: Listener, phase: str, compact: bool) -> list[str]:
         out.add(said.replace("-", " "))
     out.discard("")
     return bigram_cover(out) if compact else sorted(out)
+
+
+def expansions(intents: Intents, lists: dict[str, SlotList]) -> set[str]:
+    """Every sentence the intents' templates hold, their lists filled from `lists`: the texts of
+    hassil's `sample_intents` (language fr), whitespace left as it comes. Each rule and list is expanded
+    once, and each alternative's texts are a set: a table's phase takes a fraction of a second where
+    hassil's sampling, which walks every rule again in every sentence and repeats the same texts, takes
+    several (tests/test_grammar.py holds the two equal)."""
+    lists = {**intents.slot_lists, **lists}
+    out: set[str] = set()
+    for intent in intents.intents.values():
+        for data in intent.data:
+            rules = {**intents.expansion_rules, **data.expansion_rules}
+            texts = _Texts(lists, rules)
+            for sentence in data.sentences:
+                # hassil leaves out a sentence holding one of its wildcards (any text): no phrase to hear
+                if not any(name in data.wildcard_list_names for name in sentence.list_names(rules)):
+                    out |= texts.of(sentence.expression)
+    return out
+
+
+class _Texts:
+    """The texts of hassil expressions, rules and lists expanded once (hassil's `sample_expression`)."""
+
+    def __init__(self, lists: dict[str, SlotList], rules: dict[str, Sentence]):
+        self.lists = lists
+        self.rules = rules
+        self._named: dict[tuple[str, str], frozenset[str]] = {}
+
+    def of(self, expression: Expression) -> frozenset[str]:
+        if isinstance(expression, TextChunk):
+            return frozenset((expression.original_text,))
+        if isinstance(expression, Alternative):
+            return frozenset().union(*(self.of(item) for item in expression.items))
+        if isinstance(expression, Sequence):
+            return self._joined([self.of(item) for item in expression.items])
+        if isinstance(expression, Permutation):
+            parts = [self.of(item) for item in expression.items]
+            return frozenset(
+                text.strip() for order in itertools.permutations(parts) for text in self._joined(list(order))
+            )
+        if isinstance(expression, RuleReference):
+            return self._once(("rule", expression.rule_name), lambda: self._rule(expression.rule_name))
+        if isinstance(expression, ListReference):
+            return self._once(("list", expression.list_name), lambda: self._list(expression.list_name))
+        raise ValueError(f"expression inattendue : {expression!r}")
+
+    @staticmethod
+    def _joined(parts: list[frozenset[str]]) -> frozenset[str]:
+        return frozenset("".join(words) for words in itertools.product(*parts))
+
+    def _once(self, key: tuple[str, str], build: Callable[[], frozenset[str]]) -> frozenset[str]:
+        if key not in self._named:
+            self._named[key] = build()
+        return self._named[key]
+
+    def _rule(self, name: str) -> frozenset[str]:
+        if name not in self.rules:
+            raise ValueError(f"règle inconnue <{name}>")
+        return self.of(self.rules[name].expression)
+
+    def _list(self, name: str) -> frozenset[str]:
+        found = self.lists.get(name)
+        if isinstance(found, TextSlotList):
+            return frozenset().union(*(self.of(value.text_in) for value in found.values))
+        if isinstance(found, RangeSlotList):
+            numbers = list(found.get_numbers())
+            said = {str(n) for n in numbers} if found.digits else set()
+            if found.words:
+                engine = get_rbnf_engine(found.words_language or "fr")
+                said |= {t for n in numbers for t in engine.format_number(n).text_by_ruleset.values()}
+            return frozenset(said)
+        raise ValueError(f"liste inconnue ou sans texte {{{name}}}")
 
 
 def setup_phrases(game: str | None, phase: str, compact: bool = True) -> list[str]:
