@@ -34,22 +34,23 @@ def _listener(game: str | None, players: tuple[str, ...] | None) -> Listener:
 
 
 @cache
-def _grammar(game: str | None, players: tuple[str, ...] | None, phase: str) -> frozenset[tuple[str, ...]]:
+def _grammar(game: str | None, players: tuple[str, ...] | None, phase: str) -> tuple[frozenset[tuple[str, ...]], int]:
+    """The phase's phrases in the parser's words, and how many words the longest holds."""
     listener = _listener(game, players)
     folded = _FOLDED.setdefault(tuple(sorted(listener.book.spellings.items())), {})
     # most phrases (the controls) are in every table's grammar: each is folded once for the run
-    return frozenset(
+    grammar = frozenset(
         folded[p] if p in folded else folded.setdefault(p, tuple(words(p, listener.book.spellings)))
         for p in phrases(listener, phase)
     )
+    return grammar, max(len(p) for p in grammar)
 
 
 _FOLDED: dict[tuple[tuple[str, str], ...], dict[str, tuple[str, ...]]] = {}
 
 
-def _sequence(said: list[str], grammar: frozenset[tuple[str, ...]]) -> list[str] | None:
-    """The sentence cut into phrases of the grammar (fewest phrases), or None."""
-    longest = max(len(p) for p in grammar)
+def _sequence(said: list[str], grammar: frozenset[tuple[str, ...]], longest: int) -> list[str] | None:
+    """The sentence cut into phrases of the grammar (fewest phrases, none over `longest` words), or None."""
     best: list[list[str] | None] = [None] * (len(said) + 1)
     best[0] = []
     for i in range(len(said)):
@@ -76,7 +77,7 @@ def test_the_grammar_can_write_the_sentence(case: dict) -> None:
     listener = _listener(case["game"], players)
     grammar = _grammar(case["game"], players, case["phase"])
     said = words(case["text"], listener.book.spellings)
-    assert _sequence(said, grammar) is not None, f"« {case['text']} » is no sequence of the phrases of its grammar"
+    assert _sequence(said, *grammar) is not None, f"« {case['text']} » is no sequence of the phrases of its grammar"
 
 
 def test_the_grammar_stays_made_of_phrases() -> None:

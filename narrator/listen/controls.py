@@ -233,15 +233,35 @@ def folded(way: Sequence[Command]) -> tuple[Command, ...]:
     return tuple(out)
 
 
+def by_phase(book: Phrasebook, phases: Iterable[str], names: Iterable[tuple[str, ...]] = ()) -> dict[str, Controls]:
+    """The controls of each phase; the phases that hear the same controls share one object (most do)."""
+    names = tuple(names)
+    made: dict[int, Controls] = {}
+    out = {}
+    for phase in phases:
+        phrases = _phrases(book, phase)
+        if id(phrases) not in made:
+            made[id(phrases)] = Controls(book, phase, names)
+        out[phase] = made[id(phrases)]
+    return out
+
+
 @cache
 def _phrases(book: Phrasebook, phase: str) -> Mapping[tuple[str, ...], Command]:
-    """Every phrase of the phase's control templates (those without a list), in the parser's words.
+    """Every phrase of the phase's control templates (those without a list), in the parser's words; equal
+    phrases for two phases are one object (`by_phase` then builds their controls once).
 
     The shipped phrasebook's are kept in the compiled cache: the same for every table, they are most of
     what a new table's parser costs to build (some 1.5 s a phase)."""
-    if book is phrasebook():
-        return load("controls", (phase,), lambda: _expand(book, phase))
-    return _expand(book, phase)
+    found = load("controls", (phase,), lambda: _expand(book, phase)) if book is phrasebook() else _expand(book, phase)
+    seen = _SEEN.setdefault(book, [])
+    same = next((earlier for earlier in seen if earlier == found), None)
+    if same is None:
+        seen.append(same := found)
+    return same
+
+
+_SEEN: dict[Phrasebook, list[Mapping[tuple[str, ...], Command]]] = {}
 
 
 def _expand(book: Phrasebook, phase: str) -> Mapping[tuple[str, ...], Command]:

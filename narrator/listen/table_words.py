@@ -17,7 +17,7 @@ from hassil import Intents, recognize_all, sample_intents
 from hassil.intents import Intent, IntentData, SlotList
 
 from narrator.listen.commands import Command
-from narrator.listen.controls import OPENERS, Controls
+from narrator.listen.controls import OPENERS, by_phase
 from narrator.listen.french import MAX_WORDS, TemplateParser, _command, number_words, phrasebook, words
 from narrator.listen.reading import Reader
 from narrator.listen.tagger import Lexicon, role_forms
@@ -51,12 +51,7 @@ class Parser(TemplateParser):
         book = phrasebook()
         self.lexicon = Lexicon(book, game, self._names)
         self.reader = Reader(len(self.players))
-        self._controls: dict[str, Controls] = {}
-        for phase in self.phases:
-            made = Controls(book, phase, self.lexicon.names)
-            # most phases hear the same controls: one object for them all (a fifth of the cache to read)
-            same = next((c for c in self._controls.values() if c.phrases == made.phrases), made)
-            self._controls[phase] = same
+        self._controls = by_phase(book, self.phases, self.lexicon.names)
         # the controls that name a seat (« libère la place de Ana »), read from their templates whole
         self._seated = {phase: book.intents(phase, commands=SEAT_CONTROLS) for phase in self.phases}
 
