@@ -605,7 +605,7 @@ def test_whole_floats_and_infinity_were_accepted_then_broke_the_game() -> None:
     assert found == ["scripts/poudlard.yaml:33:13: roles.mangemort.copies: attendu : un nombre entier ; trouvé : 2.0"]
     # {wait: .inf} loaded, then rendering the night raised OverflowError
     found = yaml_problems(poudlard(r"\{wait: \d+\}", "{wait: .inf}"), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:204:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
+    assert found == ["scripts/poudlard.yaml:205:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
     assert profile_problems("volume: .nan\n") == ["p.yaml:1:9: volume: attendu : un nombre ; trouvé : NaN"]
 
 
@@ -630,7 +630,7 @@ def test_templates_that_load_but_fail_when_filled_are_refused() -> None:
     # "{}" passed (its name is empty), then format(names=…) raised IndexError
     found = yaml_problems(poudlard(r"^  winners: .*$", '  winners: "Gagnants : {}."'), load_script, POUDLARD)
     assert found == [
-        "scripts/poudlard.yaml:153:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"
+        "scripts/poudlard.yaml:154:12: texts.winners: {} : un nom attendu entre les accolades, comme {nom}"
     ]
     # "{name:%}" passed, then format raised ValueError
     found = yaml_problems(poudlard(r'^(  spared: ".*)\{name\}', r"\1{name:%}"), load_script, POUDLARD)

@@ -533,6 +533,23 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
     assert sum("Ben avait la carte chasseur" in text for text in said) == 1
 
 
+def test_a_hunter_tied_with_whom_they_voted_against_says_that_death_once() -> None:
+    # 000: "Si plusieurs joueurs ont le nombre de voix le plus élevé (genre 3-3-2), ILS MEURENT TOUS" and
+    # "Si le chasseur est lynché, le joueur pour qui il a voté meurt automatiquement." — Ana dies at the tie
+    # already: Ben is not dragged, and his death is said once (Ana, first in the tie, is the hunter)
+    in_play = ["chasseur", "loup", "villageois", "voyante", "voleur", "villageois"]
+    answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre personne", "oui"]
+    answers += ["chasseur", "loup", "villageois", "oui"]
+    session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
+    session.debate(plan(session.script.announce, in_play).debate)
+    outcome = session.conclude(session.collect_vote(), session.collect_cards())
+    assert outcome.dead == ["Ana", "Ben"]
+    said = [text for _, line, text in speaker.heard if line.startswith("why_")]
+    assert said[0] == "Égalité à une voix entre Ana et Ben, qui meurent."
+    assert not any("meurt aussi" in text for text in said), said
+    assert sum("Ana avait la carte chasseur" in text for text in said) <= 1, said
+
+
 def test_blank_votes_in_a_tally_count_toward_the_votes_and_resume() -> None:
     # « deux votes blancs »: two of the four votes went to nobody; they are read back, journaled as a
     # tally with no target, and never counted against a player

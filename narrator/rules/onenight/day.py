@@ -60,6 +60,8 @@ def lynch(
             if power[target] is not DayPower.UNCAPTURABLE:
                 dragged_by[target] = victim
                 card = cards[players.index(victim)]
-                why.append(Reason("drag", {"name": victim, "role": card, "target": target}))
+                # a target tied with the victim dies at the vote already: that death is not said twice
+                said = "drag_tied" if target in queue else "drag"
+                why.append(Reason(said, {"name": victim, "role": card, "target": target}))
             queue.append(target)
     return dead, dragged_by, why

@@ -13,7 +13,7 @@ _TEXT = {"type": "string", "minLength": 1}
 _TEMPLATE = TEMPLATE
 TEXT_KEYS = (
     "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag",
-    "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
+    "drag_tied", "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
     "no_wolf_traitor_dead", "no_wolf_traitor_alive", "no_wolf_nobody_dead", "no_wolf_someone_dead",
     "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
 )  # fmt: skip

@@ -27,6 +27,7 @@ _PLACEHOLDERS = {
     "tie": {"names", "count"},
     "spared": {"name"},
     "drag": {"name", "role", "target"},
+    "drag_tied": {"name", "role", "target"},
     "dead_card": {"name", "role"},
     "village_wins": {"name", "role"},
     "village_wins_team": {"name", "role"},
