@@ -415,6 +415,17 @@ def test_a_journal_cut_by_a_crash_is_read_to_its_last_whole_line(tmp_path) -> No
     ]
 
 
+def test_a_card_said_for_another_player_is_answered_with_whose_card_comes_first() -> None:
+    # issue 23: « a card said by the wrong player is asked again without a reason »
+    players = ["Ana", "Ben", "Éva"]
+    session, speaker, _ = table("poudlard", players, ["mangemort", "eleve", "eleve", "harry", "ron", "luna"],
+                                ["ben est élève", "mangemort"])  # fmt: skip
+    assert session._ask_card("Éva", {}) == "mangemort"
+    texts = [t for _, _, t in speaker.heard]
+    assert texts.count("J'attends d'abord la carte d'Éva.") == 1, texts
+    assert texts.count(load_prompts().text("ask_card", player="Éva")) == 2  # then the question again
+
+
 def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question() -> None:
     # issue 7: "after three failures the keyboard is offered"
     from narrator.listen.simple_ears import ScriptedEar as Keyboard

@@ -34,6 +34,7 @@ NOT_SAID: dict[str, frozenset[str]] = {
             "ask_votes",
             "ask_cards",
             "cards_again",
+            "card_other_player",
             "welcome",
             "ask_game",
             "game_unavailable",

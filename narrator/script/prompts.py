@@ -41,6 +41,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "votes_again": set(),
     "ask_cards": set(),
     "ask_card": {"player"},
+    "card_other_player": {"player"},
     "card_one": {"player", "role"},
     "no_such_card": {"role"},
     "card_taken": {"copies", "role"},

@@ -353,6 +353,9 @@ class Session(Host):
                         self.voice.tell(problem)
                         return None
                     return c.role
+            if any(c.command == "reveal" and c.player not in (None, player) for c in commands):
+                # another player's card, said out of turn: the table is told whose card comes first
+                self.voice.tell(self.prompts.line("card_other_player", player=player))
             return None
 
         return self.talk.ask("reveal", accept, prefix=player)
