@@ -32,7 +32,7 @@ FREE = ("name",)  # commands read without templates (narrator/listen/setup_words
 # the kinds of `day_words` (narrator/listen/reading.py reads a sentence from them)
 DAY_KINDS: tuple[str, ...] = ("vote", "against", "ballot", "nobody", "abstain", "and", "also", "each")
 DAY_KINDS += ("correct", "zero", "copy", "presents", "link", "choosing", "block", "more")
-DAY_KINDS += ("passive", "ballot_of", "goes", "object", "among", "or", "not", "chatter", "turns")
+DAY_KINDS += ("passive", "ballot_of", "goes", "object", "among", "or", "not", "chatter", "turns", "reason")
 TEMPLATED = tuple(name for name in COMMANDS if name not in FREE)
 
 WORDS: dict[str, Any] = {"type": "array", "items": {"type": "string", "pattern": r"\S"}, "minItems": 1}

@@ -82,6 +82,9 @@ class Reader:
         return list(next(iter(found))) if len(found) == 1 else None
 
     def _read_one(self, tags: list[Tag], phase: str) -> list[Command] | None:
+        # « Ana vote contre Ben parce qu'il ment »: the command is what comes before its reason, whatever
+        # the reason says (a name, a doubt, a « pas »)
+        tags = tags[: next((i for i, t in enumerate(tags) if t.kind == "/"), len(tags))]
         if not tags or any(t.kind in "!?" for t in tags):
             return None
         copied = _copies(tags)

@@ -52,6 +52,7 @@ KINDS = {
     "I": "among: « entre Jean et Jeanne (je choisis Jeanne) »",
     "|": "ou: no command reads it, but « Ana ou Ben… je choisis Ben »",
     "-": "pas: no command reads it, but « pas Thibault, je choisis Gaëlle »",
+    "/": "why (« parce que »): what follows is a reason, not read",
     "+": "several tags read as one group's other cut (value: the tags): « Harry Potter » is Harry, then Potter",
 }
 # day_words kinds -> tag kinds ("more" is read with the durations, not tagged)
@@ -78,6 +79,7 @@ DAY_TAGS = {
     "among": "I",
     "or": "|",
     "not": "-",
+    "reason": "/",
 }
 # a heard name this many letters longer or shorter than a seated one is another name (« Jeannette »
 # at a table with Jeanne, « Maël » with Maëlle): a syllable, not a slip
