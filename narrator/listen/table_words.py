@@ -26,8 +26,8 @@ __all__ = ["Parser"]
 
 # the day_words each phase's grammar holds, besides names, first names, nobody and the links
 # (chatter, more and turns: the words around a control, heard in every phase)
-_EVERYWHERE = ("nobody", "and", "also", "correct", "presents", "link", "block", "or", "not", "chatter", "more", "turns")
-_EVERYWHERE += ("reason",)
+_EVERYWHERE: tuple[str, ...] = ("nobody", "and", "also", "correct", "presents", "link", "block", "or", "not", "chatter")
+_EVERYWHERE += ("more", "turns", "reason")
 PHASE_WORDS = {
     "vote": ("vote", "against", "abstain", "each", "passive", "ballot_of", "goes", "object"),
     "tally": ("vote", "against", "ballot", "zero", "each", "abstain"),
