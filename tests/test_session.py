@@ -528,15 +528,21 @@ def test_a_changed_ballot_is_said_and_replaces_the_first() -> None:
     assert vote.pointing == {"Ana": "Chloé", "Ben": "Chloé", "Chloé": "Ben"}
 
 
-def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
-    in_play = ["loup", "chasseur", "villageois", "voyante", "voleur", "villageois"]
-    answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre ben", "oui"]
-    answers += ["loup", "chasseur", "villageois", "oui"]
+def _verdict(cards: list[str], ballots: list[str]):
+    """A three-player onuw day (Ana, Ben, Chloé dealt `cards`, the rest in the middle): the outcome and
+    the verdict's sentences."""
+    in_play = [*cards, "voyante", "voleur", "villageois"]
+    answers = ["on vote", *ballots, "oui", *cards, "oui"]
     session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
     session.debate(plan(session.script.announce, in_play).debate)
     outcome = session.conclude(session.collect_vote(), session.collect_cards())
+    return outcome, [text for _, line, text in speaker.heard if line.startswith("why_")]
+
+
+def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
+    ballots = ["ana vote contre ben", "ben vote contre ana", "chloé vote contre ben"]
+    outcome, said = _verdict(["loup", "chasseur", "villageois"], ballots)
     assert outcome.dead == ["Ben", "Ana"]
-    said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[1:3] == [
         "Ben avait la carte chasseur et votait contre Ana, qui meurt aussi.",
         "Ana avait la carte loup-garou : le village gagne.",
@@ -546,16 +552,11 @@ def test_a_lynched_hunters_card_is_said_once_with_whom_he_dragged() -> None:
 
 def test_a_hunter_tied_with_whom_they_voted_against_says_that_death_once() -> None:
     # 000: "Si plusieurs joueurs ont le nombre de voix le plus élevé (genre 3-3-2), ILS MEURENT TOUS" and
-    # "Si le chasseur est lynché, le joueur pour qui il a voté meurt automatiquement." — Ana dies at the tie
+    # "Si le chasseur est lynché, le joueur pour qui il a voté meurt automatiquement." — Ben dies at the tie
     # already: Ben is not dragged, and his death is said once (Ana, first in the tie, is the hunter)
-    in_play = ["chasseur", "loup", "villageois", "voyante", "voleur", "villageois"]
-    answers = ["on vote", "ana vote contre ben", "ben vote contre ana", "chloé vote contre personne", "oui"]
-    answers += ["chasseur", "loup", "villageois", "oui"]
-    session, speaker, _ = table("onuw", ["Ana", "Ben", "Chloé"], in_play, answers)
-    session.debate(plan(session.script.announce, in_play).debate)
-    outcome = session.conclude(session.collect_vote(), session.collect_cards())
+    ballots = ["ana vote contre ben", "ben vote contre ana", "chloé vote contre personne"]
+    outcome, said = _verdict(["chasseur", "loup", "villageois"], ballots)
     assert outcome.dead == ["Ana", "Ben"]
-    said = [text for _, line, text in speaker.heard if line.startswith("why_")]
     assert said[0] == "Égalité à une voix entre Ana et Ben, qui meurent."
     assert not any("meurt aussi" in text for text in said), said
     assert sum("Ana avait la carte chasseur" in text for text in said) <= 1, said
