@@ -86,16 +86,22 @@ def expansions(intents: Intents, lists: dict[str, SlotList]) -> set[str]:
     once, and each alternative's texts are a set: a table's phase takes a fraction of a second where
     hassil's sampling, which walks every rule again in every sentence and repeats the same texts, takes
     several (tests/test_grammar.py holds the two equal)."""
+    return set().union(*expansions_by_intent(intents, lists).values())
+
+
+def expansions_by_intent(intents: Intents, lists: dict[str, SlotList]) -> dict[str, set[str]]:
+    """`expansions`, by intent name (a command)."""
     lists = {**intents.slot_lists, **lists}
-    out: set[str] = set()
-    for intent in intents.intents.values():
+    out: dict[str, set[str]] = {}
+    for command, intent in intents.intents.items():
+        said = out.setdefault(command, set())
         for data in intent.data:
             rules = {**intents.expansion_rules, **data.expansion_rules}
             texts = _Texts(lists, rules)
             for sentence in data.sentences:
                 # hassil leaves out a sentence holding one of its wildcards (any text): no phrase to hear
                 if not any(name in data.wildcard_list_names for name in sentence.list_names(rules)):
-                    out |= texts.of(sentence.expression)
+                    said |= texts.of(sentence.expression)
     return out
 
 

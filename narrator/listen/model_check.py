@@ -12,11 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from hassil import sample_intents
-
 from narrator.listen.compiled import load, setup_parser, table_parser
 from narrator.listen.french import PHASES, Listener, fold, phrasebook
-from narrator.listen.grammar import FREE_PHASES, spoken_lists
+from narrator.listen.grammar import FREE_PHASES, expansions_by_intent, spoken_lists
 from narrator.listen.heard import character_forms, hears, symbol_of
 from narrator.listen.model import known_words
 from narrator.script.games import GAMES
@@ -59,21 +57,18 @@ def check(model: Any) -> list[Unheard]:
     for grammar, game, listener, phase in _grammars():
         # the phrases by command: the same for every model, kept in the compiled cache (a walk takes 20 s)
         by_command = load("model check", (grammar, phase), functools.partial(_phrases, listener, phase))
-        words = {w for texts in by_command.values() for t in texts for w in t.split()} - SEATED_WORDS
+        words_of = {command: set(" ".join(texts).split()) for command, texts in by_command.items()}
+        words = set().union(*words_of.values()) - SEATED_WORDS
         known = known_words(model, words) | SEATED_WORDS
-        commands_of: dict[str, set[str]] = defaultdict(set)
-        for command, texts in by_command.items():
-            for text in texts:
-                for word in set(text.split()) - known:
-                    commands_of[word].add(command)
         examples: dict[str, str | None] = {}
         for word in sorted(words - known):
             entry = found.setdefault(word, Unheard(word))
             entry.phases.setdefault(grammar, []).append(phase)
-            roles = _roles_of(game, word)
+            roles = _roles_by_word(game).get(word, [])
+            commands_of = {command for command, said in words_of.items() if word in said}
             for role in roles:
                 entry.characters.setdefault(f"{game}:{role}", _character_instead(model, game, role))
-            for command in sorted(commands_of[word] - {"", *(CHARACTER_COMMANDS if roles else ())}):
+            for command in sorted(commands_of - {"", *(CHARACTER_COMMANDS if roles else ())}):
                 if command not in examples:
                     examples[command] = _example(by_command[command], known)
                 if entry.commands.get(command) is None:
@@ -119,15 +114,22 @@ def _phrases(listener: Listener, phase: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = defaultdict(set)
     out[""] = {" ".join(t.lower().split()) for t in (*book.fillers, *book.not_names)}
     intents = book.intents(phase, spoken=True, commands=listener.commands)
-    for command, text in sample_intents(intents, slot_lists=spoken_lists(listener), language="fr"):
-        said = " ".join(text.lower().split())
-        out[command].update({said, said.replace("-", " ")})
+    for command, texts in expansions_by_intent(intents, spoken_lists(listener)).items():
+        for text in texts:
+            said = " ".join(text.lower().split())
+            out[command].update({said, said.replace("-", " ")})
     return dict(out)
 
 
-def _roles_of(game: str, word: str) -> list[str]:
-    """The characters of `game` one of whose names holds `word`."""
-    return sorted({rid for alias, rid in phrasebook().role_aliases(game) if ":" not in rid and word in _words(alias)})
+@functools.cache
+def _roles_by_word(game: str) -> dict[str, list[str]]:
+    """word -> the characters of `game` one of whose names holds it."""
+    roles: dict[str, set[str]] = defaultdict(set)
+    for alias, rid in phrasebook().role_aliases(game):
+        if ":" not in rid:
+            for word in _words(alias):
+                roles[word].add(rid)
+    return {word: sorted(rids) for word, rids in roles.items()}
 
 
 def _words(text: str) -> set[str]:
