@@ -426,6 +426,21 @@ def test_a_card_said_for_another_player_is_answered_with_whose_card_comes_first(
     assert texts.count(load_prompts().text("ask_card", player="Éva")) == 2  # then the question again
 
 
+def test_a_doppelganger_said_alone_is_asked_what_it_copied() -> None:
+    # issue 22: « the Doppelgänger alone (« David doppelgänger ») » was not understood; its copy is then asked
+    players = ["Ana", "Ben", "Éva"]
+    deal = ["doppelganger", "voyante", "loup", "villageois", "villageois", "noiseuse"]
+    session, speaker, _ = table("onuw", players, deal, ["ana doppelgänger", "la voyante", "éva doppelgänger",
+                                                        "le chasseur", "doppelgänger"])  # fmt: skip
+    assert session._ask_card("Ana", {}) == "doppelganger:voyante"
+    # nothing copied: the card lay in the middle all night; a card not in play is refused with its name
+    assert session._ask_card("Éva", {}) == "doppelganger"
+    texts = [t for _, _, t in speaker.heard]
+    asked = load_prompts().text("ask_copy", player="Ana", role="Doppelgänger")
+    assert asked == "Ana, quelle carte le Doppelgänger a-t-il copiée ? S'il n'a rien copié, redis « Doppelgänger »."
+    assert asked in texts and "Il n'y a pas de carte chasseur en jeu." in texts, texts
+
+
 def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question() -> None:
     # issue 7: "after three failures the keyboard is offered"
     from narrator.listen.simple_ears import ScriptedEar as Keyboard

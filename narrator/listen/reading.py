@@ -201,7 +201,7 @@ def _segment(tags: Sequence[Tag], units: list[Pattern]) -> list[Command] | None:
 
 
 def _copies(tags: list[Tag]) -> list[Tag] | None:
-    """« doppelgänger (qui a copié) la voyante » -> one card, doppelganger:voyante; the card alone says nothing."""
+    """« doppelgänger (qui a copié) la voyante » -> one card, doppelganger:voyante; the card alone, last, as it is."""
     out: list[Tag] = []
     i = 0
     while i < len(tags):
@@ -222,8 +222,11 @@ def _copies(tags: list[Tag]) -> list[Tag] | None:
                 return None
             out.append(Tag("R", (f"doppelganger:{tags[j].value[0]}",)))
             i = j + 1
+        elif j == len(tags) and "P" not in skipped:
+            out.append(Tag("R", ("doppelganger",)))  # the card alone, last: the table is asked what it copied
+            i = j
         else:
-            return None  # the card alone, or « qui a copié » and no card: the table asks which
+            return None  # « qui a copié » and no card, or a player: which card is not said
     return [t for t in out if t.kind != "P"]
 
 

@@ -35,6 +35,7 @@ NOT_SAID: dict[str, frozenset[str]] = {
             "ask_cards",
             "cards_again",
             "card_other_player",
+            "ask_copy",
             "welcome",
             "ask_game",
             "game_unavailable",

@@ -42,6 +42,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "ask_cards": set(),
     "ask_card": {"player"},
     "card_other_player": {"player"},
+    "ask_copy": {"player", "role"},
     "card_one": {"player", "role"},
     "no_such_card": {"role"},
     "card_taken": {"copies", "role"},

@@ -339,6 +339,7 @@ class Session(Host):
             if problem:
                 self.voice.tell(problem)
             else:
+                role = self._copied(player, role)
                 self._record(ev.Card(player, role))
                 cards[player] = role
 
@@ -358,6 +359,28 @@ class Session(Host):
                 self.voice.tell(self.prompts.line("card_other_player", player=player))
             return None
 
+        return self._copied(player, self.talk.ask("reveal", accept, prefix=player))
+
+    def _copied(self, player: str, card: str) -> str:
+        """A Doppelgänger card said without its copy: which card it copied, or the card as it is when
+        the player says it again (it lay in the middle all night: nothing to copy)."""
+        if card != "doppelganger":
+            return card
+        self.voice.ask(self.prompts.line("ask_copy", player=player, role=self._card_name(card)))
+
+        def accept(commands: list[Command]) -> str | None:
+            for c in commands:
+                if c.command == "reveal" and c.player == player and c.role:
+                    copied = c.role.removeprefix(COPY_PREFIX)
+                    if copied == card:
+                        return card
+                    if copied not in self.in_play:
+                        self.voice.tell(self.prompts.line("no_such_card", role=self._card_name(copied)))
+                        return None
+                    return COPY_PREFIX + copied
+            return None
+
+        # « la voyante » is heard as « <player> la voyante »: the card it copied
         return self.talk.ask("reveal", accept, prefix=player)
 
     def _card_problem(self, card: str, known: dict[str, str]) -> Line | None:
