@@ -13,7 +13,7 @@ async function refresh() {
   try {
     reply = await fetch("/api/seats", { cache: "no-store" });
   } catch {
-    message.textContent = "Le narrateur ne répond pas : vérifiez le réseau. Nouvel essai dans un instant.";
+    message.textContent = typeset("Le narrateur ne répond pas : vérifiez le réseau. Nouvel essai dans un instant.");
     return;
   }
   if (!reply.ok) return;
@@ -21,6 +21,10 @@ async function refresh() {
   document.body.className = seats.night ? "night" : "day"; // the table's look: dark at night
   if (seats.seat) {
     location.replace("/seat");
+    return;
+  }
+  if (seats.end) {
+    ended(seats.end);
     return;
   }
   const names = seats.free.join("\n");
@@ -32,13 +36,24 @@ async function refresh() {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "big";
-      button.textContent = name;
+      button.textContent = typeset(name);
       button.addEventListener("click", () => claim(name));
       item.append(button);
       return item;
     }),
   );
   noSeat.hidden = seats.free.length > 0;
+}
+
+// The game is over: no seat to take; the end, as every seat's page shows it (a late phone, or one whose
+// seat was lost, learns who won and every card). Said once: its title takes the focus.
+function ended(payload) {
+  const first = document.getElementById("end").hidden;
+  fillEnd(payload);
+  for (const id of ["seats-section", "join-help"]) document.getElementById(id).hidden = true;
+  message.textContent = "";
+  document.getElementById("end").hidden = false;
+  if (first) document.getElementById("end-title").focus();
 }
 
 async function claim(name) {
@@ -51,7 +66,7 @@ async function claim(name) {
       body: JSON.stringify({ seat: name }),
     });
   } catch {
-    message.textContent = "Le narrateur ne répond pas : réessayez.";
+    message.textContent = typeset("Le narrateur ne répond pas : réessayez.");
     return;
   }
   if (reply.ok) {
@@ -59,7 +74,7 @@ async function claim(name) {
     return;
   }
   const body = await reply.json().catch(() => ({}));
-  message.textContent = "Refusé : " + (body.error || "réessayez") + ".";
+  message.textContent = typeset(`Refusé : ${body.error || "réessayez"}.`);
   shown = null;
   refresh();
 }
