@@ -356,7 +356,7 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     def step(wait: str) -> None:
         for seat, phone in phones.items():
             phone.page.wait_for_function(f"() => {wait}")
-            read[seat].append(phone.page.locator("main").aria_snapshot())
+            read[seat].append(plain(phone.page.locator("main").aria_snapshot()))
 
     hub.public(night=True, living=("Ana", "Ben", "Cleo"))
     hub.status("Nuit 2")
@@ -378,7 +378,7 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     hub.rest()
     hub.public(night=False)
     hub.status("Jour 2 : le matin")
-    step("document.getElementById('status').textContent === 'Jour 2 : le matin'")
+    step("document.getElementById('status').textContent === 'Jour 2\\u00a0: le matin'")
     assert set(asked) == set(phones)
     return read
 
