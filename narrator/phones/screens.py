@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 _NUMBERS = {2: "deux", 3: "trois", 4: "quatre", 5: "cinq"}  # how many to tick, said in words on the phone
-NOT_ALLOWED = "ce choix n'est pas permis : touchez-en un autre"  # a name the rules refuse, said next to the question
 
 
 class Form(str, Enum):
@@ -73,7 +72,8 @@ class Question:
             return None
         if self.refusal:
             return self.refusal
-        return "un des choix n'est pas permis : touchez-en un autre" if len(values) > 1 else NOT_ALLOWED
+        which = "ce choix" if len(values) == 1 else "un des choix"  # among several ticked: which is not said
+        return f"{which} n'est pas permis : touchez-en un autre"
 
 
 @dataclass(frozen=True, slots=True)
