@@ -32,6 +32,13 @@ ARGUMENTS = [
 ]
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WAIT_MS = 5000  # the longest a phone waits for the server's next screen
+# the pages set French typography's no-break spaces (common.js `typeset`): read as plain spaces here, the
+# typography has tests of its own
+SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
+
+
+def plain(text: str) -> str:
+    return text.translate(SPACES)
 
 
 class Browser:
@@ -101,18 +108,19 @@ class BrowserPhone:
         self.wait_text("#connection", "Connecté au narrateur.")
 
     def message(self) -> str:
-        return self.page.locator("#message").inner_text()
+        return plain(self.page.locator("#message").inner_text())
 
     # -- the seat's page -----------------------------------------------------------------
 
     def wait_text(self, selector: str, text: str) -> None:
         self.page.wait_for_function(
-            "([selector, text]) => document.querySelector(selector)?.textContent.includes(text)",
+            "([selector, text]) => document.querySelector(selector)?.textContent"
+            ".replace(/[\\u00a0\\u202f]/g, ' ').includes(text)",
             arg=[selector, text],
         )
 
     def status(self) -> str:
-        return self.page.locator("#status").inner_text()
+        return plain(self.page.locator("#status").inner_text())
 
     def card_button(self) -> Any:
         return self.page.get_by_role("button", name="Voir ma carte")
@@ -120,7 +128,7 @@ class BrowserPhone:
     def show_card(self) -> str:
         """Presses « Voir ma carte »: the card's words as shown."""
         self.card_button().click()
-        return self.page.locator("#card").inner_text()
+        return plain(self.page.locator("#card").inner_text())
 
     def hide_card(self) -> None:
         self.page.get_by_role("button", name="Cacher ma carte").click()
@@ -133,7 +141,7 @@ class BrowserPhone:
         """The question's text once one is shown."""
         legend = self.page.locator("#question-text")
         self.page.locator("#question:not([hidden])").wait_for()
-        return legend.inner_text()
+        return plain(legend.inner_text())
 
     def wait_question(self, text: str) -> None:
         self.page.locator("#question:not([hidden])").wait_for()
@@ -167,13 +175,13 @@ class BrowserPhone:
 
     def refusal(self) -> str:
         self.page.locator("#question-reply:not(:empty)").wait_for()
-        return self.page.locator("#question-reply").inner_text()
+        return plain(self.page.locator("#question-reply").inner_text())
 
     def secrets(self) -> list[str]:
         """Presses « Voir ce que j'ai appris » (unless shown): what the seat learned, newest first."""
         if self.page.locator("#secrets-button").get_attribute("aria-expanded") != "true":
             self.page.get_by_role("button", name="Voir ce que j'ai appris").click()
-        return self.page.locator("#secrets li").all_inner_texts()
+        return [plain(t) for t in self.page.locator("#secrets li").all_inner_texts()]
 
     def wait_secrets(self, count: int) -> None:
         """Waits until the page has received `count` secrets (nothing on the page says so: see seat.js)."""
@@ -207,7 +215,7 @@ class BrowserPhone:
             self.page.get_by_label("Je vote contre").select_option(target)
             self.page.get_by_role("button", name="Voter", exact=True).click()
         self.page.locator("#ballot-reply:not(:empty)").wait_for()
-        return self.page.locator("#ballot-reply").inner_text()
+        return plain(self.page.locator("#ballot-reply").inner_text())
 
     def shape(self, selector: str) -> str:
         """The elements under `selector` with their attributes, no text (a choice's `aria-label` is its

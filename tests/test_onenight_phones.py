@@ -770,3 +770,21 @@ def test_a_vote_said_as_tallies_is_written_as_ballots_that_make_the_same_counts(
     assert sorted(t for t in votes.values() if t) == ["Ana", "Dan", "Dan", "Dan", "Dan", "Dan"]  # type: ignore[union-attr]
     again = resolve_record(session.record(ending))
     assert (sorted(again["dead"]), sorted(again["winners"])) == (sorted(ending.dead), sorted(ending.winners))
+
+
+def test_each_phone_shows_its_card_named_as_printed_with_its_camp_the_doppelganger_too() -> None:
+    """Issue 26: the card large, « with its name, its camp »: names capitalized as on the cards (« Voyante »,
+    000 says « voyante » in its sentences); the Doppelgänger's text names no camp: he plays for the card he
+    copies (000 2a: « il devient ce rôle »)."""
+    session, _, hub, _ = game(ONUW, day(ONUW))
+    with Phones(hub, chooser(ONUW)):
+        session.run(narration(ONUW))
+    cards = {seat: hub.screen(seat).card for seat in ONUW["players"]}
+    assert {seat: (c.name, c.camp) for seat, c in cards.items() if c is not None} == {
+        "Ana": ("Loup-garou", "Camp des loups-garous"),
+        "Ben": ("Doppelgänger", "Camp de la carte copiée"),
+        "Cleo": ("Voyante", "Camp du village"),
+        "Dan": ("Voleur", "Camp du village"),
+        "Eva": ("Insomniaque", "Camp du village"),
+        "Fay": ("Chasseur", "Camp du village"),
+    }

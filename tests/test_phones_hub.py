@@ -54,10 +54,16 @@ def test_forms_refuse_what_they_do_not_ask() -> None:
     assert pair.check(["Ana", "Ana"]) == "deux fois le même choix"
     assert pair.check(["Ana"]) == "cochez deux choix"
     assert pair.check(["Ana", "Ben"]) is None
-    assert pair.check("Ana") == "ces choix ne sont pas proposés"
+    assert pair.check("Ana") == "un des choix n'est pas proposé"
     assert Question(Form.YES_NO, "Potion ?").check("oui") == "touchez oui ou non"
     assert Question(Form.SOME, "Qui ?", names, optional=True).check([]) is None
     assert Question(Form.SOME, "Qui ?", names, count=2).check(["Ana", "Ben", "Cleo"]) == "cochez deux choix"
+    # a name the rules refuse among several ticked: said in words, not as which list it was missing from
+    lovers = Question(Form.PAIR, "Les deux amoureux ?", names, allowed=("Ana", "Ben"))
+    assert lovers.check(["Ana", "Cleo"]) == "un des choix n'est pas permis : touchez-en un autre"
+    assert Question(Form.ONE, "Qui ?", names, allowed=("Ana",)).check("Ben") == (
+        "ce choix n'est pas permis : touchez-en un autre"
+    )
 
 
 def test_a_secret_reaches_its_seat_alone() -> None:

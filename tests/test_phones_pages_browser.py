@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from phones_browser import Browser, BrowserPhone
+from phones_browser import Browser, BrowserPhone, plain
 
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question, end_screen
@@ -195,11 +195,9 @@ def test_the_day_ballot_chooses_nothing_beforehand_and_the_dead_neither_vote_nor
     assert hub.lines() == [("Ana", "Ana vote contre Cleo")]
     # « compté » only once the narrator counted it (read back aloud), said next to the ballot
     hub.ballot("Ana", "Vote compté : contre Cleo.")
-    ana.page.wait_for_function(
-        "() => document.getElementById('ballot-reply').textContent === 'Vote compté : contre Cleo.'"
-    )
-    hub.ballot("Ana", "Vote refusé : Cleo ne reçoit plus de voix.")
-    ana.page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote refusé')")
+    ana.wait_text("#ballot-reply", "Vote compté : contre Cleo.")
+    hub.ballot("Ana", "Vote refusé. Cleo ne reçoit plus de voix.")
+    ana.wait_text("#ballot-reply", "Vote refusé.")
     # the server refuses what the page no longer offers: the dead's ballot, a ballot against the dead
     for phone, target in ((dan, "Ana"), (ana, "Dan")):
         got = phone.page.evaluate(
@@ -229,7 +227,7 @@ def test_the_end_shows_the_winners_every_card_and_the_story_even_to_a_page_that_
     server.start()
     for phone in (ana, cleo):  # Ana's page came back too: both show the end
         phone.page.locator("#end:not([hidden])").wait_for()
-        assert phone.page.locator("#end-winners").inner_text() == END["winners"]
+        assert plain(phone.page.locator("#end-winners").inner_text()) == END["winners"]
         rows = phone.page.locator("#end-card-rows tr").all_inner_texts()
         assert [re.sub(r"\s+", " ", r).strip() for r in rows] == [
             "Ana Voyante",
@@ -250,6 +248,106 @@ def test_the_end_shows_the_winners_every_card_and_the_story_even_to_a_page_that_
     assert ana.page.locator("#end").is_visible() and not ana.page.locator("#connection").is_visible()
 
 
+def said(phone: BrowserPhone, selector: str) -> None:
+    """From now on, every text `selector`'s live region takes is kept in `spoken` (page side): what a screen
+    reader is given to say. The same words set again are not a change it says."""
+    phone.page.evaluate(
+        """(selector) => { window.spoken = []; const region = document.querySelector(selector);
+        new MutationObserver(() => { const text = region.textContent;
+            if (text && text !== window.lastSpoken) window.spoken.push(text);
+            window.lastSpoken = text; }).observe(region, {childList: true, characterData: true, subtree: true}); }""",
+        selector,
+    )
+
+
+def spoken(phone: BrowserPhone, count: int) -> list[str]:
+    phone.page.wait_for_function("(count) => window.spoken.length >= count", arg=count)
+    return [plain(t) for t in phone.page.evaluate("() => window.spoken")]
+
+
+def test_the_same_words_said_twice_are_announced_twice(browser: Browser, table) -> None:
+    """A second identical refusal, or a question asked again in the same words, is news: its live region
+    says it again (the page empties it a moment, then fills it)."""
+    hub, url, _ = table
+    ana = seated(browser, url, "Ana")
+    hub.ballots(True)
+    said(ana, "#ballot-reply")
+    refused = "Vote refusé. Ana ne vote pas contre soi-même."
+    hub.ballot("Ana", refused)
+    assert spoken(ana, 1) == [refused]
+    hub.ballot("Ana", refused)
+    assert spoken(ana, 2) == [refused, refused]
+    said(ana, "#question-text")
+    words = "Désignez le joueur dont vous voulez voir la carte."
+    hub.ask({"Ana": Question(Form.ONE, words, NAMES[1:])})
+    assert spoken(ana, 1) == [words]
+    hub.ask({"Ana": Question(Form.ONE, words, NAMES[1:])})  # asked again (a new question), in the same words
+    assert spoken(ana, 2) == [words, words]
+    clean(ana)
+
+
+def test_votes_asked_again_reopen_every_ballot_and_a_blank_vote_is_said_so(browser: Browser, table) -> None:
+    """« non » at the read-back: a phone that said « Vote compté » says the votes restart, with nothing
+    chosen; « Vote transmis » never hides what the narrator said of the ballot since."""
+    hub, url, _ = table
+    ana = seated(browser, url, "Ana")
+    hub.ballots(True)
+    assert ana.vote("Cleo").startswith("Vote transmis : « Ana vote contre Cleo ».")
+    hub.ballot("Ana", "Vote compté : contre Cleo.")
+    ana.wait_text("#ballot-reply", "Vote compté : contre Cleo.")
+    assert ana.page.get_by_label("Je vote contre").input_value() == "Cleo"
+    hub.ballots_again("Le vote recommence : votez à nouveau.")
+    ana.wait_text("#ballot-reply", "Le vote recommence : votez à nouveau.")
+    assert ana.page.get_by_label("Je vote contre").input_value() == ""  # nothing chosen: an open ballot
+    ana.page.locator("#ballot summary").click()  # closed again: `vote` opens it
+    assert ana.vote(None).startswith("Vote transmis : « Ana vote blanc ».")
+    hub.ballot("Ana", "Vote compté : vote blanc.")
+    ana.wait_text("#ballot-reply", "Vote compté : vote blanc.")
+    # the narrator counted it before the page heard its own reply: « transmis » does not come back over it
+    ana.page.evaluate("() => { ballotAt.set(99, ballotSaid - 1); pending.set(99, 'ballot'); }")
+    ana.page.evaluate("() => replied({id: 99, ok: true, said: 'Ana vote blanc'})")
+    assert plain(ana.page.locator("#ballot-reply").inner_text()) == "Vote compté : vote blanc."
+    clean(ana)
+
+
+def test_a_phone_that_comes_after_the_end_is_shown_the_end(browser: Browser, table) -> None:
+    """A late visitor (no seat) or a phone whose seat is gone: « La partie est finie. », the winners and every
+    card, from /api/seats; no seat to take."""
+    hub, url, _ = table
+    hub.public(end=END, night=False)
+    late = browser.phone(url)
+    late.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
+    late.page.locator("#end:not([hidden])").wait_for()
+    assert late.page.locator("#end-title").inner_text() == "La partie est finie."
+    assert plain(late.page.locator("#end-winners").inner_text()) == END["winners"]
+    rows = [re.sub(r"\s+", " ", r).strip() for r in late.page.locator("#end-card-rows tr").all_inner_texts()]
+    assert rows == ["Ana Voyante", "Ben Loup-garou (au début : Voleur)", "Cleo Villageois"]
+    assert late.page.locator("#seats button").count() == 0 and not late.page.locator("#seats-section").is_visible()
+    assert late.page.evaluate("() => document.activeElement.id") == "end-title"  # said once, by its title
+    clean(late)
+    late.page.screenshot(path=str(SHOTS / "jour-15-fin-arrivee-tardive.png"))
+
+
+def test_french_typography_on_the_pages(browser: Browser, table) -> None:
+    """What a page sets has French spaces: no-break before « : », narrow no-break before « ; ! ? », no-break
+    inside « »."""
+    hub, url, _ = table
+    ana = seated(browser, url, "Ana")
+    hub.status("Jour 1 : le vote")
+    hub.ask({"Ana": Question(Form.YES_NO, "Potion de vie ? Touchez « Oui » ; ou « Non » !")})
+    ana.wait_question("Potion")
+    assert ana.page.locator("#status").text_content() == "Jour 1\u00a0: le vote"
+    assert (
+        ana.page.locator("#question-text").text_content()
+        == "Potion de vie\u202f? Touchez «\u00a0Oui\u00a0»\u202f; ou «\u00a0Non\u00a0»\u202f!"
+    )
+    assert ana.page.locator("#seat-name").text_content() == "Place\u00a0: Ana"
+    # a sign with no space before it gets one; a time or an address keeps its colon as it is
+    assert ana.page.evaluate("() => typeset('Refusé: 10:30 http://a.b')") == "Refusé\u00a0: 10:30 http://a.b"
+    join = browser.phone(url)
+    assert join.page.evaluate("() => typeset('Refusé : réessayez.')") == "Refusé\u00a0: réessayez."
+
+
 def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[str]]:
     """A night's call, read as a screen reader reads the page: each step's accessibility tree of the
     question and of what the seat learned, for the called (Ana), a decoy (Ben) and a dead seat (Dan)."""
@@ -258,7 +356,7 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     def step(wait: str) -> None:
         for seat, phone in phones.items():
             phone.page.wait_for_function(f"() => {wait}")
-            read[seat].append(phone.page.locator("main").aria_snapshot())
+            read[seat].append(plain(phone.page.locator("main").aria_snapshot()))
 
     hub.public(night=True, living=("Ana", "Ben", "Cleo"))
     hub.status("Nuit 2")
@@ -280,7 +378,7 @@ def _night_kinds(hub: Hub, phones: dict[str, BrowserPhone]) -> dict[str, list[st
     hub.rest()
     hub.public(night=False)
     hub.status("Jour 2 : le matin")
-    step("document.getElementById('status').textContent === 'Jour 2 : le matin'")
+    step("document.getElementById('status').textContent === 'Jour 2\\u00a0: le matin'")
     assert set(asked) == set(phones)
     return read
 
@@ -370,9 +468,9 @@ def _show(kind: str, hub: Hub, ana: BrowserPhone, ben: BrowserPhone) -> BrowserP
         hub.ballots(True)
         page.get_by_label("Je vote contre").select_option("Cleo")  # the ballot is open (« vote »)
         page.get_by_role("button", name="Voter", exact=True).click()
-        page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote transmis')")
+        ana.wait_text("#ballot-reply", "Vote transmis")
         hub.ballot("Ana", "Vote compté : contre Cleo.")
-        page.wait_for_function("() => document.getElementById('ballot-reply').textContent.startsWith('Vote compté')")
+        ana.wait_text("#ballot-reply", "Vote compté")
         page.locator("#ballot-reply").scroll_into_view_if_needed()
     elif kind == "elimine":
         ben.page.locator("#ballot-dead:not([hidden])").wait_for()

@@ -68,13 +68,13 @@ def test_the_join_page_lists_free_seats_and_a_claim_sets_an_httponly_cookie(serv
     ana, thief = Phone(server.port), Phone(server.port)
     page = ana.call("GET", "/")
     assert page.status == 200 and 'lang="fr"' in page.text and page.headers["Content-Type"].startswith("text/html")
-    assert ana.call("GET", "/api/seats").json() == {"free": list(PLAYERS), "seat": None, "night": False}
+    assert ana.call("GET", "/api/seats").json() == {"free": list(PLAYERS), "seat": None, "night": False, "end": None}
     reply = ana.claim("Ana")
     assert reply.status == 200 and reply.json() == {"seat": "Ana"}
     cookie = reply.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
     assert ana.token and ana.token not in reply.text  # the token travels in the cookie alone
-    assert ana.call("GET", "/api/seats").json() == {"free": ["Ben", "Cleo"], "seat": "Ana", "night": False}
+    assert ana.call("GET", "/api/seats").json() == {"free": ["Ben", "Cleo"], "seat": "Ana", "night": False, "end": None}
     moved = ana.call("GET", "/")
     assert moved.status == 303 and moved.headers["Location"] == "/seat"
     taken = thief.claim("Ana")

@@ -114,9 +114,9 @@ def test_each_phone_says_what_became_of_its_voters_ballot() -> None:
 
     table.readback.collect(poll(refusal=refusal))
     assert fates == [
-        ("Ana", "Vote refusé : Ana ne vote pas contre soi-même."),
+        ("Ana", "Vote refusé. Ana ne vote pas contre soi-même."),
         ("Ana", "Vote compté : contre Ben."),
-        ("Ben", "Vote compté : contre personne."),
+        ("Ben", "Vote compté : vote blanc."),  # a blank vote is said so, not « contre personne »
         ("Cleo", "Vote compté : contre Ben."),
     ]
     table._ballot_box(True)  # the next vote: nothing said yet of its ballots
@@ -125,3 +125,64 @@ def test_each_phone_says_what_became_of_its_voters_ballot() -> None:
     table._ballot_box(False)  # closed before Ana's ballot was heard
     assert hub.screen("Ana").ballot == "Vote non compté : le vote était déjà fini quand il est arrivé."
     assert hub.screen("Ben").ballot == ""
+
+
+def phone_host(answers: list[str | None]) -> tuple[Host, Hub]:
+    """A table with the phones beside it: each ballot's fate goes to its voter's phone."""
+    table, _ = host(answers)
+    hub = table.phones = Hub(PLAYERS)
+    table.readback.collecting, table.readback.counted = table._ballot_box, table._ballot_fate
+    table.readback.again = table._ballots_again
+    return table, hub
+
+
+def test_no_at_the_read_back_tells_every_phone_that_the_votes_restart() -> None:
+    """Issue 26: « Vote compté » only for a ballot that counts; after « non » at the read-back none does, and
+    every phone's ballot form is open and empty again (a new `vote`)."""
+    first = ["Ana vote contre Ben", "Ben vote contre Ana", "Cleo vote contre Ana", "non"]
+    table, hub = phone_host([*first, "Ana vote contre Cleo", "Ben vote contre Cleo", "Cleo vote contre Ana", "oui"])
+    seen: list[tuple[str, str, int]] = []
+    hub.watch(lambda seats: seen.extend((s, hub.screen(s).ballot, hub.screen(s).vote) for s in sorted(seats)))
+    table.readback.collect(poll())
+    again = [(s, v) for s, text, v in seen if text == "Le vote recommence : votez à nouveau."]
+    assert {s for s, _ in again} == set(PLAYERS)  # every phone, those that showed « Vote compté » first
+    assert len({v for _, v in again}) == 1 and again[0][1] == hub.screen("Ben").vote
+    at = seen.index(("Ana", "Le vote recommence : votez à nouveau.", again[0][1]))
+    assert ("Ana", "Vote compté : contre Ben.", 1) in seen[:at]
+    assert ("Ana", "Vote compté : contre Cleo.", again[0][1]) in seen[at:]
+
+
+def test_the_votes_restart_only_on_the_phones_of_those_who_vote() -> None:
+    hub = Hub(PLAYERS)
+    hub.public(living=("Ana", "Ben"))  # Cleo is dead: her phone has no ballot to restart
+    hub.ballots_again("Le vote recommence : votez à nouveau.")
+    assert [hub.screen(s).ballot for s in PLAYERS] == ["Le vote recommence : votez à nouveau."] * 2 + [""]
+    assert {hub.screen(s).vote for s in PLAYERS} == {1}
+
+
+def test_annule_after_a_ballot_was_counted_takes_it_off_its_phone() -> None:
+    """« annule » takes the last ballot back: its phone no longer says it was counted; a ballot the voter
+    said before it counts again, and the phone says that one."""
+    table, hub = phone_host(
+        ["Ana vote contre Ben", "annule", "Ben vote contre Ana", "Ben vote contre Cleo", "annule"]
+        + ["Ana vote contre Cleo", "Cleo vote contre Ana", "oui"]
+    )
+    fates: list[tuple[str, str]] = []
+    hub.watch(lambda seats: fates.extend((s, hub.screen(s).ballot) for s in sorted(seats) if hub.screen(s).ballot))
+    ballots = table.readback.collect(poll())
+    assert tally(ballots)[0] == {"Ben": "Ana", "Ana": "Cleo", "Cleo": "Ana"}
+    assert fates[:2] == [("Ana", "Vote compté : contre Ben."), ("Ana", "Vote annulé : votez à nouveau.")]
+    assert fates[2:5] == [
+        ("Ben", "Vote compté : contre Ana."),
+        ("Ben", "Vote compté : contre Cleo."),
+        ("Ben", "Vote compté : contre Ana."),  # « annule »: the ballot before it counts again
+    ]
+
+
+def test_the_same_fate_twice_is_said_twice() -> None:
+    """Issue 26: a second identical refusal is a new thing to say: the phone is told it again."""
+    hub = Hub(PLAYERS)
+    hub.ballot("Ana", "Vote refusé. Ana ne vote pas contre soi-même.")
+    first = hub.screen("Ana").ballot_said
+    hub.ballot("Ana", "Vote refusé. Ana ne vote pas contre soi-même.")
+    assert hub.screen("Ana").ballot_said == first + 1

@@ -66,7 +66,8 @@ def test_every_card_is_turned_face_up_after_the_verdict_and_who_changed_card_is_
         "Retournez vos cartes : voici la carte de chacun à la fin de la nuit.",
         # the voleur Dan took Ana's card; the Doppelgänger Ben copied the voyante
         "Ana : loup-garou au début de la nuit, voleur à la fin.",
-        "Ben : Doppelgänger au début de la nuit, Doppelgänger-voyante à la fin.",
+        # the Doppelgänger kept his card: it copied the voyante (not « Doppelgänger-voyante », a machine's word)
+        "Ben garde sa carte : Doppelgänger, qui a copié la carte voyante.",
         "Cleo garde sa carte : voyante.",
         "Dan : voleur au début de la nuit, loup-garou à la fin.",
         "Eva garde sa carte : insomniaque.",
@@ -74,20 +75,39 @@ def test_every_card_is_turned_face_up_after_the_verdict_and_who_changed_card_is_
         "Au milieu : loup-garou, merdeux et villageois.",
     ]
     assert lines[verdict_end + 9] == OFFER
-    # every phone gets the cards at the end and the story, as data (its end screen)
-    story = session.story()
+    # every phone gets the cards at the end, named as printed on the cards; not the story: nobody asked for it
     for seat in ONUW["players"]:
         end = phones.hub.screen(seat).end
         assert end is not None
-        assert {c["player"]: c["card"] for c in end["cards"]} == {  # type: ignore[attr-defined]
-            "Ana": "voleur",
-            "Ben": "Doppelgänger-voyante",
-            "Cleo": "voyante",
-            "Dan": "loup-garou",
-            "Eva": "insomniaque",
-            "Fay": "chasseur",
+        assert {c["player"]: (c["card"], c["first_card"]) for c in end["cards"]} == {  # type: ignore[attr-defined]
+            "Ana": ("Voleur", "Loup-garou"),
+            "Ben": ("Doppelgänger, qui a copié la carte voyante", "Doppelgänger, qui a copié la carte voyante"),
+            "Cleo": ("Voyante", "Voyante"),
+            "Dan": ("Loup-garou", "Voleur"),
+            "Eva": ("Insomniaque", "Insomniaque"),
+            "Fay": ("Chasseur", "Chasseur"),
         }
-        assert end["story"] == story
+        assert end["story"] == []
+
+
+@pytest.mark.parametrize("answer", ["oui", "non"])
+def test_the_story_goes_to_the_phones_only_once_the_table_asked_for_it(answer: str) -> None:
+    """Issue 26: « the story of the game when the table asks for it (the same story as the spoken one) »: the
+    phones show none while it is offered, the spoken one after « oui » (its title is the screen's heading)."""
+    session, speaker, hub, _ = game(ONUW, [*day(ONUW), answer])
+    stories: list[list[str]] = []  # the end screen's story at each change of a phone's screen
+    hub.watch(lambda seats: stories.append(list(hub.screen("Ana").end["story"])) if hub.screen("Ana").end else None)
+    with Phones(hub, chooser(ONUW)):
+        session.run(narration(ONUW))
+    lines = heard(speaker)
+    offered = lines.index(OFFER)
+    assert stories[0] == []  # the end came before the offer, without the story
+    if answer == "non":
+        assert {tuple(s) for s in stories} == {()}
+        return
+    told = lines[offered + 1 :]
+    assert told[0] == WORDS.text("story_title") and stories[-1] == told[1:]
+    assert all(s == [] for s in stories[:-1])
 
 
 def test_the_story_of_a_phone_game_tells_each_action_in_the_order_of_the_night() -> None:
@@ -157,14 +177,36 @@ def test_a_story_may_be_declined_and_the_game_is_over() -> None:
     assert finished(session.events)
 
 
-def test_a_table_that_says_nothing_is_asked_twice_then_the_game_ends_without_its_story() -> None:
-    session, speaker, hub, _ = game(ONUW, [*day(ONUW), None, None, "oui"])
+def test_a_table_that_says_nothing_is_asked_again_told_how_to_ask_then_the_game_ends_without_its_story() -> None:
+    session, speaker, hub, _ = game(ONUW, [*day(ONUW), None, None, None, "oui"])
     with Phones(hub, chooser(ONUW)):
         session.run(narration(ONUW))
     lines = heard(speaker)
-    assert lines.count(OFFER) == 2
-    assert lines[-1] == WORDS.text("no_story")
-    assert session.events[-1] == ev.Story(False)
+    assert lines[lines.index(OFFER) :] == [
+        OFFER,
+        "Dites « oui » pour l'histoire de la partie, ou « non ».",
+        "Si vous voulez l'histoire, dites « raconte la partie ».",
+        "Je ne raconte pas la partie cette fois. Merci d'avoir joué !",
+    ]
+    assert session.events[-2:] == [ev.StoryOffered(), ev.Story(False)] and finished(session.events)
+
+
+def test_two_misheard_answers_to_the_offer_do_not_end_the_game_without_its_story() -> None:
+    """Issue 26 (the helper's F3): two answers not understood used to end the game without the story; a careful
+    game master asks once more, then says how to ask for it."""
+    session, speaker, hub, _ = game(ONUW, [*day(ONUW), "peut-être bien", "euh", "raconte la partie"])
+    with Phones(hub, chooser(ONUW)):
+        session.run(narration(ONUW))
+    lines = heard(speaker)
+    assert lines[lines.index(OFFER) :][:5] == [
+        OFFER,
+        "Je n'ai pas compris « peut-être bien ».",
+        "Dites « oui » pour l'histoire de la partie, ou « non ».",
+        "Je n'ai pas compris « euh ».",
+        "Si vous voulez l'histoire, dites « raconte la partie ».",
+    ]
+    assert lines[lines.index(OFFER) + 5 :] == session.story()
+    assert session.events[-1] == ev.Story(True) and finished(session.events)
 
 
 def test_raconte_la_partie_before_the_end_is_refused_and_the_game_goes_on() -> None:

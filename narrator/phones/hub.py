@@ -248,16 +248,33 @@ class Hub:
             if not open:
                 self._lines.clear()
             else:
-                for seat in self.seats:
-                    self._screens[seat] = replace(self._screens[seat], ballot="")
+                self._new_vote("")
         if open:
             self._changed(set(self.seats))
         return dropped
 
+    def ballots_again(self, text: str) -> None:
+        """The table asks every ballot again (« non » at the read-back): every phone's ballot form is empty
+        again and says `text` (the ballots it showed sent or counted count no longer)."""
+        with self._lock:
+            self._lines.clear()  # a ballot sent before the question came again belongs to the old round
+            self._new_vote(text)
+        self._changed(set(self.seats))
+
+    def _new_vote(self, text: str) -> None:
+        """Every ballot form emptied; `text` said on the phones of those who vote (the dead do not)."""
+        for seat in self.seats:
+            screen = self._screens[seat]
+            votes = screen.living is None or seat in screen.living
+            said = text if votes else ""
+            count = screen.ballot_said + 1 if said else screen.ballot_said
+            self._screens[seat] = replace(screen, ballot=said, ballot_said=count, vote=screen.vote + 1)
+
     def ballot(self, seat: str, text: str) -> None:
         """What became of this seat's ballot (counted, refused and why, dropped), on its phone alone."""
         with self._lock:
-            self._screens[seat] = replace(self._screens[seat], ballot=text)
+            screen = self._screens[seat]
+            self._screens[seat] = replace(screen, ballot=text, ballot_said=screen.ballot_said + 1)
         self._changed({seat})
 
     def voting(self) -> bool:

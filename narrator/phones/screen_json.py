@@ -26,6 +26,8 @@ def screen_json(screen: Screen, players: Sequence[str]) -> dict[str, Any]:
         "living": list(players if screen.living is None else screen.living),
         "end": screen.end,
         "ballot": screen.ballot,
+        "ballot_said": screen.ballot_said,
+        "vote": screen.vote,
     }
 
 

@@ -59,7 +59,7 @@ class Question:
                 return "ce choix n'est pas proposé"
             return self._refused([value])
         if not isinstance(value, list) or not all(isinstance(v, str) and v in values for v in value):
-            return "ces choix ne sont pas proposés"
+            return "un des choix n'est pas proposé"
         if len(set(value)) != len(value):
             return "deux fois le même choix"
         wanted = 2 if self.form is Form.PAIR else self.count
@@ -70,7 +70,10 @@ class Question:
     def _refused(self, values: list[str]) -> str | None:
         if self.allowed is None or all(v in self.allowed for v in values):
             return None
-        return self.refusal or "ce choix n'est pas permis : touchez-en un autre"
+        if self.refusal:
+            return self.refusal
+        which = "ce choix" if len(values) == 1 else "un des choix"  # among several ticked: which is not said
+        return f"{which} n'est pas permis : touchez-en un autre"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +113,11 @@ class Screen:
     night: bool = False  # the night's dark, dim look, the same on every phone
     living: tuple[str, ...] | None = None  # who may vote and be voted against (None: every seat)
     end: dict[str, object] | None = None  # the end of the game (`end_screen`)
-    # what became of this seat's ballot: « Vote compté : … », « Vote refusé : … », dropped; "": none yet
+    # what became of this seat's ballot: « Vote compté : … », « Vote refusé. … », dropped; "": none yet
     ballot: str = ""
+    ballot_said: int = 0  # how many times `ballot` was said: the same words said again are said again
+    # the day's vote being collected, numbered: a new one, or the same asked again, empties every ballot form
+    vote: int = 0
 
 
 def end_screen(winners: str, cards: Sequence[tuple[str, str, str]], story: Sequence[str] = ()) -> dict[str, object]:
@@ -120,6 +126,11 @@ def end_screen(winners: str, cards: Sequence[tuple[str, str, str]], story: Seque
     asked for it. Every seat gets the same: nothing here is secret once the game is over."""
     return {
         "winners": winners,
-        "cards": [{"player": p, "card": c, "first_card": f} for p, c, f in cards],
+        "cards": [{"player": p, "card": capital(c), "first_card": capital(f)} for p, c, f in cards],
         "story": list(story),
     }
+
+
+def capital(name: str) -> str:
+    """A card's name as printed on the card, with its capital (« voyante » is said, « Voyante » is shown)."""
+    return name[:1].upper() + name[1:]

@@ -17,7 +17,7 @@ only marks the seats whose screens changed.
 
     GET  /             the join page (the free seats); with a seat's cookie, 303 to /seat
     POST /api/claim    {"seat": name} -> the seat's cookie (HttpOnly, SameSite=Strict), or why not
-    GET  /api/seats    {"free": [names], "seat": this phone's seat or null, "night": bool}
+    GET  /api/seats    {"free": [names], "seat": this phone's seat or null, "night": bool, "end": the end or null}
     GET  /seat         the seat's page (its script opens /ws)
     GET  /ws           the seat's screen on every change; takes {"type": "answer", "asked", "value"}
                        and {"type": "ballot", "target": name or null}, each replied {"type": "reply", "ok", …}
@@ -350,10 +350,12 @@ class PhoneServer:
     # -- the API ----------------------------------------------------------------------------
 
     async def _seats(self, request: web.Request) -> web.Response:
-        """The free seats (names only: who sits where is no secret), this phone's own seat, and whether it is
-        night (every phone shows it: the join page takes the night's look too)."""
-        night = self.hub.screen(self.hub.seats[0]).night
-        return _json({"free": self.hub.free_seats(), "seat": self._seat(request), "night": night})
+        """The free seats (names only: who sits where is no secret), this phone's own seat, whether it is
+        night (every phone shows it: the join page takes the night's look too), and the end once the game is
+        over (public: a phone that comes late, or lost its seat, shows who won and every card)."""
+        shared = self.hub.screen(self.hub.seats[0])  # what every seat shares: the night, the end
+        free = [] if shared.end is not None else self.hub.free_seats()  # over: no seat to take
+        return _json({"free": free, "seat": self._seat(request), "night": shared.night, "end": shared.end})
 
     async def _claim(self, request: web.Request) -> web.Response:
         body = await _json_object(request)

@@ -1,12 +1,16 @@
 """The end of a game at the table, after its verdict: the story offered, then told aloud and printed.
 
 « Voulez-vous l'histoire de la partie ? »: « oui », or « raconte la partie », tells it; « non » ends the
-game. The offer is journaled before it is asked, so a game stopped (or cut) at the question resumes
-there, and the answer after it, so a game whose offer was answered is over (journal.py's `finished`).
+game. An answer not understood is asked for once more (« oui » or « non »), then the table is told how to
+ask for it (« raconte la partie »), heard once more; a table that has left says nothing, and the game ends
+without the story. The offer is journaled before it is asked, so a game stopped (or cut) at the question
+resumes there, and the answer after it, so a game whose offer was answered is over (journal.py's
+`finished`). The phones show the story only once the table asked for it, the same sentences as said.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from narrator.script.line import Line
@@ -15,7 +19,9 @@ from narrator.table import events as ev
 from narrator.table.conversation import yes_or_no
 from narrator.table.host import Host, StoryWanted
 
-ASKED = 2  # turns the offer is heard: a silence, then the question again, then no story
+# what is said after each answer not understood (or silence): the question again, put plainly, then how
+# to ask for the story; after the last, no story
+AGAIN = ("offer_again", "offer_last")
 
 
 def offer_story(host: Host, story: Sequence[str]) -> bool:
@@ -24,6 +30,7 @@ def offer_story(host: Host, story: Sequence[str]) -> bool:
     if not any(isinstance(e, ev.StoryOffered) for e in host.events):
         host._record(ev.StoryOffered())
     host.story_offered = True
+    wanted: bool | None
     try:
         wanted = _ask(host, Line("offer", words.text("offer")))
     except StoryWanted:  # « raconte la partie » said at the question: a « oui »
@@ -32,27 +39,44 @@ def offer_story(host: Host, story: Sequence[str]) -> bool:
         wanted = False
     finally:
         host.story_offered = False
-    host._record(ev.Story(wanted))
+    host._record(ev.Story(bool(wanted)))
     if wanted:
         print("\n".join(story), flush=True)
+        _on_phones(host, story)
         host.voice.tell(*story_lines(story))
+    elif wanted is None:
+        host.voice.tell(Line("no_answer", words.text("no_answer")))
+        if host.journal is not None:  # the story is still there, for whoever asks later
+            print(f"L'histoire de la partie : narrator story {host.journal.path}", file=sys.stderr, flush=True)
     else:
         host.voice.tell(Line("no_story", words.text("no_story")))
-    return wanted
+    return bool(wanted)
 
 
-def _ask(host: Host, question: Line) -> bool:
-    """« oui » or « non »; asked twice at most: a table that has left the game says nothing, and is not
-    asked again and again."""
+def _ask(host: Host, question: Line) -> bool | None:
+    """« oui » or « non »; None when nothing was understood by the last turn: a table that has left the game
+    says nothing, and is not asked again and again."""
     host.voice.ask(question)
-    for turn in range(ASKED):
+    words = load_story_words()
+    for turn in range(len(AGAIN) + 1):
         commands = host.talk.ask_once("any", hint=host.prompts.text("typed_yes_no"))
         answer = yes_or_no(commands) if commands else None
         if answer is not None:
             return answer
-        if turn + 1 < ASKED:
-            host.voice.repeat()
-    return False
+        if turn < len(AGAIN):
+            host.voice.ask(Line(AGAIN[turn], words.text(AGAIN[turn])))
+    return None
+
+
+def _on_phones(host: Host, story: Sequence[str]) -> None:
+    """The story on every phone's end screen, as it was said; its title is the end screen's own heading."""
+    if host.phones is None:
+        return
+    end = host.phones.screen(host.phones.seats[0]).end
+    if end is None:
+        return
+    title = load_story_words().text("story_title")
+    host.phones.public(end={**end, "story": [s for s in story if s != title]})
 
 
 def story_lines(story: Sequence[str]) -> list[Line]:

@@ -99,7 +99,9 @@ class Host:
             stranger=self.parser.stranger if isinstance(self.parser, Strangers) else None,
             examples=self.typed_examples,
         )
-        self.readback = ReadBack(self.talk, self.prompts, self._record, self._ballot_box, self._ballot_fate)
+        self.readback = ReadBack(
+            self.talk, self.prompts, self._record, self._ballot_box, self._ballot_fate, self._ballots_again
+        )
 
     help_key = "help"  # what « qu'est-ce que je peux dire ? » says (a prompt of scripts/table.yaml)
 
@@ -125,6 +127,7 @@ class Host:
         taken = undoable(self.events[:-1], self.undo_rule)  # what the « undo » just journaled took back
         if not isinstance(taken, ev.VoteInput) or not self.readback.take_back(self.ballots_left):
             raise Undo()  # « on vote » or an answer taken back: the game replays from before it
+        self._ballot_taken_back(taken.voter)
 
     def ballots_left(self) -> list[Command]:
         """The ballots of the vote being said that the journal holds (after an « annule »)."""
@@ -263,11 +266,32 @@ class Host:
         if self.phones is None or ballot.voter not in self.phones.seats:
             return
         said = load_phone_prompts()
-        if refusal is None:
-            target = ballot.target or self.prompts.text("nobody")
-            self.phones.ballot(ballot.voter, said.text("phone_ballot_counted", target=target))
-        else:
+        if refusal is not None:
             self.phones.ballot(ballot.voter, said.text("phone_ballot_refused", why=refusal.text))
+        elif ballot.target is None:
+            self.phones.ballot(ballot.voter, said.text("phone_ballot_blank"))
+        else:
+            self.phones.ballot(ballot.voter, said.text("phone_ballot_counted", target=ballot.target))
+
+    def _ballots_again(self) -> None:
+        """« non » at the read-back: every ballot is asked again, and no phone still says its own was counted
+        (nor keeps one sent meanwhile for the new round)."""
+        if self.phones is None:
+            return
+        if isinstance(self.ear, PhoneEar):
+            self.ear.drop()
+        self.phones.ballots_again(load_phone_prompts().text("phone_ballot_again"))
+
+    def _ballot_taken_back(self, voter: str | None) -> None:
+        """« annule » took back `voter`'s last ballot: their phone says the ballot that still counts, if an
+        earlier one does, else that it was taken back."""
+        if self.phones is None or voter not in self.phones.seats:
+            return
+        left = [c for c in self.readback.open or () if c.command == "vote" and c.voter == voter]
+        if left:
+            self._ballot_fate(left[-1], None)
+        else:
+            self.phones.ballot(voter, load_phone_prompts().text("phone_ballot_undone"))
 
     def _parse(self, text: str, phase: str = "any") -> list[Command]:
         """The parser's commands; from a phone, only its seat's own (no phone speaks for another seat)."""

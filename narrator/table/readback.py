@@ -58,9 +58,11 @@ class ReadBack:
         journal: Callable[[ev.Event], None],
         collecting: Callable[[bool], None] = lambda open: None,
         counted: Callable[[Command, Line | None], None] = lambda ballot, refusal: None,
+        again: Callable[[], None] = lambda: None,
     ) -> None:
         self.talk = talk
         self.counted = counted  # told of each ballot counted (None) or refused (why): the voter's phone says it
+        self.again = again  # told when every ballot is asked again: the phones' ballots counted are no longer
         self.collecting = collecting  # told when a vote's collection opens and closes (the phones' ballot box)
         self.prompts = prompts
         self.journal = journal  # every ballot and « non » at the read-back, before the vote acts on it
@@ -118,6 +120,7 @@ class ReadBack:
                 self.voice.tell(self.prompts.line("votes_again"))
             self.journal(ev.VotesAgain())
             ballots.clear()
+            self.again()
             self.open = ballots
             self.voice.ask(poll.question)
 

@@ -8,12 +8,51 @@ const noSeat = document.getElementById("no-seat");
 const message = document.getElementById("message");
 let shown = null; // the free seats last listed; null: none listed yet, so the first answer always shows
 
+// French typography for the text this page sets (seat.js has the same): a narrow no-break space before
+// « ; ! ? », a no-break space before « : » and inside « », so that a sign never starts a line alone.
+function typeset(text) {
+  return String(text)
+    .replace(/[ \u00a0\u202f]*([;!?])/g, (sign, mark, at, whole) => (at === 0 ? sign : `\u202f${mark}`))
+    .replace(/[ \u00a0\u202f]*:(?=\s|$)/g, (colon, at) => (at === 0 ? colon : "\u00a0:"))
+    .replace(/«[ \u00a0\u202f]*/g, "«\u00a0")
+    .replace(/[ \u00a0\u202f]*»/g, "\u00a0»");
+}
+
+// The end's words in the page's #end section (seat.js has the same: each page loads one script).
+function fillEnd(payload) {
+  const byId = (id) => document.getElementById(id);
+  byId("end-winners").textContent = typeset(payload.winners || "");
+  byId("end-card-rows").replaceChildren(
+    ...(payload.cards || []).map((row) => {
+      const line = document.createElement("tr");
+      const who = document.createElement("th");
+      who.scope = "row";
+      who.textContent = row.player;
+      const what = document.createElement("td");
+      what.textContent = typeset(row.first_card && row.first_card !== row.card
+        ? `${row.card} (au début : ${row.first_card})`
+        : row.card);
+      line.append(who, what);
+      return line;
+    }),
+  );
+  const story = payload.story || [];
+  byId("end-story").replaceChildren(
+    ...story.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = typeset(text);
+      return item;
+    }),
+  );
+  byId("end-story-box").hidden = story.length === 0;
+}
+
 async function refresh() {
   let reply;
   try {
     reply = await fetch("/api/seats", { cache: "no-store" });
   } catch {
-    message.textContent = "Le narrateur ne répond pas : vérifiez le réseau. Nouvel essai dans un instant.";
+    message.textContent = typeset("Le narrateur ne répond pas : vérifiez le réseau. Nouvel essai dans un instant.");
     return;
   }
   if (!reply.ok) return;
@@ -21,6 +60,10 @@ async function refresh() {
   document.body.className = seats.night ? "night" : "day"; // the table's look: dark at night
   if (seats.seat) {
     location.replace("/seat");
+    return;
+  }
+  if (seats.end) {
+    ended(seats.end);
     return;
   }
   const names = seats.free.join("\n");
@@ -32,13 +75,24 @@ async function refresh() {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "big";
-      button.textContent = name;
+      button.textContent = typeset(name);
       button.addEventListener("click", () => claim(name));
       item.append(button);
       return item;
     }),
   );
   noSeat.hidden = seats.free.length > 0;
+}
+
+// The game is over: no seat to take; the end, as every seat's page shows it (a late phone, or one whose
+// seat was lost, learns who won and every card). Said once: its title takes the focus.
+function ended(payload) {
+  const first = document.getElementById("end").hidden;
+  fillEnd(payload);
+  for (const id of ["seats-section", "join-help"]) document.getElementById(id).hidden = true;
+  message.textContent = "";
+  document.getElementById("end").hidden = false;
+  if (first) document.getElementById("end-title").focus();
 }
 
 async function claim(name) {
@@ -51,7 +105,7 @@ async function claim(name) {
       body: JSON.stringify({ seat: name }),
     });
   } catch {
-    message.textContent = "Le narrateur ne répond pas : réessayez.";
+    message.textContent = typeset("Le narrateur ne répond pas : réessayez.");
     return;
   }
   if (reply.ok) {
@@ -59,7 +113,7 @@ async function claim(name) {
     return;
   }
   const body = await reply.json().catch(() => ({}));
-  message.textContent = "Refusé : " + (body.error || "réessayez") + ".";
+  message.textContent = typeset(`Refusé : ${body.error || "réessayez"}.`);
   shown = null;
   refresh();
 }

@@ -12,6 +12,66 @@ const TOO_MANY = 1008; // close code: too many pages on this seat, the oldest cl
 const $ = (id) => document.getElementById(id);
 const ENDED = "La partie est finie.";
 
+// French typography for the text this page sets (join.js has the same): a narrow no-break space before
+// « ; ! ? », a no-break space before « : » and inside « », so that a sign never starts a line alone.
+function typeset(text) {
+  return String(text)
+    .replace(/[ \u00a0\u202f]*([;!?])/g, (sign, mark, at, whole) => (at === 0 ? sign : `\u202f${mark}`))
+    .replace(/[ \u00a0\u202f]*:(?=\s|$)/g, (colon, at) => (at === 0 ? colon : "\u00a0:"))
+    .replace(/«[ \u00a0\u202f]*/g, "«\u00a0")
+    .replace(/[ \u00a0\u202f]*»/g, "\u00a0»");
+}
+
+// The end's words in the page's #end section (join.js has the same: each page loads one script, as a
+// phone's browser opens a connection for each file, and a table's phones may share one address).
+function fillEnd(payload) {
+  const byId = (id) => document.getElementById(id);
+  byId("end-winners").textContent = typeset(payload.winners || "");
+  byId("end-card-rows").replaceChildren(
+    ...(payload.cards || []).map((row) => {
+      const line = document.createElement("tr");
+      const who = document.createElement("th");
+      who.scope = "row";
+      who.textContent = row.player;
+      const what = document.createElement("td");
+      what.textContent = typeset(row.first_card && row.first_card !== row.card
+        ? `${row.card} (au début : ${row.first_card})`
+        : row.card);
+      line.append(who, what);
+      return line;
+    }),
+  );
+  const story = payload.story || [];
+  byId("end-story").replaceChildren(
+    ...story.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = typeset(text);
+      return item;
+    }),
+  );
+  byId("end-story-box").hidden = story.length === 0;
+}
+
+// Words set in a live region are spoken when they change; the same words again (a second identical
+// refusal, a question asked again in the same words) would not be: the region is emptied first, and
+// filled a moment later, so that it is spoken again.
+const REFILL_MS = 150;
+const refills = new Map(); // element -> its pending refill
+function announce(element, text) {
+  clearTimeout(refills.get(element));
+  refills.delete(element);
+  const words = text ? typeset(text) : "";
+  if (!words || element.textContent !== words) {
+    element.textContent = words;
+    return;
+  }
+  element.textContent = "";
+  refills.set(element, setTimeout(() => {
+    refills.delete(element);
+    element.textContent = words;
+  }, REFILL_MS));
+}
+
 let screen = null;
 let over = false; // the narrator said the game is over
 let socket = null;
@@ -19,6 +79,7 @@ let tries = 0;
 let shownAsked = -1; // the question whose controls are on the page (kept while it is the same)
 let nextId = 0;
 const pending = new Map(); // message id -> "answer" | "ballot"
+const ballotAt = new Map(); // a ballot's message id -> `ballotSaid` when it was sent
 
 // -- connection --------------------------------------------------------------------------
 
@@ -47,10 +108,10 @@ function connect() {
     }
     if (event.code === TOO_MANY) {
       // the seat was opened on a newer page: this one steps aside instead of closing that one in turn
-      $("connection").textContent = "Cette place est ouverte sur une autre page : rechargez celle-ci pour la reprendre.";
+      $("connection").textContent = typeset("Cette place est ouverte sur une autre page : rechargez celle-ci pour la reprendre.");
       return;
     }
-    $("connection").textContent = "Connexion perdue : reconnexion…";
+    $("connection").textContent = typeset("Connexion perdue : reconnexion…");
     setTimeout(reconnect, RETRY_MS[Math.min(tries++, RETRY_MS.length - 1)]);
   });
 }
@@ -68,30 +129,7 @@ function end(payload) {
   }
   const first = $("end").hidden;
   $("connection").hidden = true; // « Connecté » is no longer news, and the end is said by its title
-  $("end-winners").textContent = payload.winners || "";
-  $("end-card-rows").replaceChildren(
-    ...(payload.cards || []).map((row) => {
-      const line = document.createElement("tr");
-      const who = document.createElement("th");
-      who.scope = "row";
-      who.textContent = row.player;
-      const what = document.createElement("td");
-      what.textContent = row.first_card && row.first_card !== row.card
-        ? `${row.card} (au début : ${row.first_card})`
-        : row.card;
-      line.append(who, what);
-      return line;
-    }),
-  );
-  const story = payload.story || [];
-  $("end-story").replaceChildren(
-    ...story.map((text) => {
-      const item = document.createElement("li");
-      item.textContent = text;
-      return item;
-    }),
-  );
-  $("end-story-box").hidden = story.length === 0;
+  fillEnd(payload);
   $("end").hidden = false;
   $("question-section").hidden = true;
   $("ballot-section").hidden = true;
@@ -115,6 +153,7 @@ async function reconnect() {
 async function send(kind, message) {
   const id = ++nextId;
   pending.set(id, kind);
+  if (kind === "ballot") ballotAt.set(id, ballotSaid);
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify({ type: kind, id, ...message }));
     return;
@@ -135,9 +174,12 @@ async function send(kind, message) {
 function replied(reply) {
   const kind = pending.get(reply.id) || "answer";
   pending.delete(reply.id);
+  const sentAt = ballotAt.get(reply.id);
+  ballotAt.delete(reply.id);
   if (!reply.ok) say(kind, sentence(reply.error));
-  else if (kind === "ballot") say(kind, `Vote transmis : « ${reply.said} ». Il n'est compté que si le narrateur le relit à voix haute.`);
-  else say(kind, "");
+  // « transmis » until the narrator says what became of it; never over what it said meanwhile (counted)
+  else if (kind === "ballot" && sentAt === ballotSaid) say(kind, `Vote transmis : « ${reply.said} ». Il n'est compté que si le narrateur le relit à voix haute.`);
+  else if (kind !== "ballot") say(kind, "");
 }
 
 // The server's reason (« ce nom n'est pas permis : touchez-en un autre ») as a sentence of its own.
@@ -147,7 +189,7 @@ function sentence(text) {
 }
 
 function say(kind, text) {
-  $(kind === "ballot" ? "ballot-reply" : "question-reply").textContent = text;
+  announce($(kind === "ballot" ? "ballot-reply" : "question-reply"), text);
 }
 
 // -- the screen --------------------------------------------------------------------------
@@ -155,21 +197,33 @@ function say(kind, text) {
 function render(next) {
   const first = screen === null;
   screen = next;
-  $("seat-name").textContent = `Place : ${next.seat}`;
+  $("seat-name").textContent = typeset(`Place : ${next.seat}`);
   document.title = `${next.seat} — Narrateur`;
   if (next.end) end(next.end);
-  else if ($("status").textContent !== next.status) $("status").textContent = next.status;
+  else if ($("status").textContent !== typeset(next.status)) $("status").textContent = typeset(next.status);
   document.body.className = next.night ? "night" : "day"; // the same look on every phone
   if (card.shown()) card.fill(); // kept up to date
   renderQuestion(next.question, next.vibrate && !first);
   if (learned.shown()) learned.fill();
   renderBallot(next.living, next.seat, next.night || Boolean(next.end));
-  // what became of the ballot (counted, refused and why, dropped): said once, when it changes
-  if (next.ballot && next.ballot !== shownBallot) say("ballot", next.ballot);
-  shownBallot = next.ballot;
+  if (next.vote !== shownVote) {
+    // a new vote, or the same asked again: no ballot of this phone counts, nothing is chosen
+    if (shownVote !== null) {
+      $("ballot-target").value = "";
+      say("ballot", "");
+    }
+    shownVote = next.vote;
+  }
+  // what became of the ballot (counted, refused and why, dropped, asked again): said each time the
+  // narrator says it, the same words twice too
+  if (next.ballot_said !== ballotSaid) {
+    ballotSaid = next.ballot_said;
+    if (next.ballot) say("ballot", next.ballot);
+  }
 }
 
-let shownBallot = "";
+let shownVote = null; // the vote whose ballot form is on the page
+let ballotSaid = 0; // how many times the narrator said what became of this seat's ballot
 
 function renderQuestion(question, vibrate) {
   const waiting = question === null;
@@ -181,7 +235,7 @@ function renderQuestion(question, vibrate) {
   if (focused && (waiting || answered)) $(answered ? "answered" : "no-question").focus(); // not lost with the form
   if (waiting || answered) {
     shownAsked = -1;
-    $("question-text").textContent = "";
+    announce($("question-text"), "");
     return;
   }
   if (question.asked === shownAsked) return;
@@ -194,7 +248,7 @@ function renderQuestion(question, vibrate) {
 // The controls depend only on the question's form, text and choices: a decoy question looks
 // exactly like a real one of the same form.
 function buildQuestion(question) {
-  $("question-text").textContent = question.text; // read once, as it appears (a live region)
+  announce($("question-text"), question.text); // read once, as it appears (a live region), a repeat too
   const many = question.form === "pair" || question.form === "some";
   const picked = []; // PAIR and SOME: the choices in the order they were ticked
   const choices = [];
@@ -214,7 +268,7 @@ function buildQuestion(question) {
       input.setAttribute("aria-label", choice.label);
       const words = document.createElement("span");
       words.setAttribute("aria-hidden", "true");
-      words.textContent = choice.label;
+      words.textContent = typeset(choice.label);
       const label = document.createElement("label");
       label.className = "choice";
       label.append(input, " ", words);
@@ -276,7 +330,7 @@ function fillSecrets() {
   $("secrets").replaceChildren(
     ...secrets.map((text) => {
       const item = document.createElement("li");
-      item.textContent = text;
+      item.textContent = typeset(text);
       return item;
     }),
   );
@@ -338,9 +392,9 @@ function fillCard() {
   const shown = held ? [held.name, held.camp, held.symbol, held.text].join("\n") : "";
   if ($("card").dataset.shown === shown && $("card-name").textContent) return; // the same: not read again
   $("card").dataset.shown = shown;
-  $("card-name").textContent = held ? held.name : "Pas encore de carte.";
-  $("card-camp").textContent = held ? held.camp : "";
-  $("card-text").textContent = held ? held.text : "";
+  $("card-name").textContent = held ? typeset(held.name) : "Pas encore de carte.";
+  $("card-camp").textContent = held ? typeset(held.camp) : "";
+  $("card-text").textContent = held ? typeset(held.text) : "";
   $("card-symbol").replaceChildren(...(held ? [symbol(held.symbol, held.name)] : []));
 }
 

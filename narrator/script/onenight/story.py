@@ -21,7 +21,7 @@ from narrator.script.onenight.explain import card_name, say
 from narrator.script.plural import form
 from narrator.script.story_words import StoryWords, load_story_words
 
-__all__ = ["Told", "dawn_reveal", "story", "told_of_record"]
+__all__ = ["Told", "card_of", "dawn_reveal", "held_name", "story", "told_of_record"]
 
 
 @dataclass(frozen=True)
@@ -88,10 +88,30 @@ def dawn_reveal(
     n = len(players)
     out = []
     for player, first, last in zip(players, deal, final):
-        said = {"player": player, "first": card_name(rules, first), "last": card_name(rules, last)}
-        out.append(w.text(kept if first == last else "dawn_changed", **said))
+        said = {"player": player, "first": card_name(rules, first), "last": held_name(rules, last, w)}
+        if card_of(rules, last) == first:
+            out.append(w.text(kept, **said))
+        else:  # a copy said last, after its own comma: « à la fin Doppelgänger, qui a copié la carte voyante. »
+            out.append(w.text("dawn_changed_copy" if last.startswith(COPY_PREFIX) else "dawn_changed", **said))
     out.append(w.text("dawn_center", cards=w.join([card_name(rules, c) for c in final[n:]])))
     return out
+
+
+def card_of(rules: Ruleset, card: str) -> str:
+    """The card itself, as dealt: a Doppelgänger's copy is still his card (« doppelganger:voyante »)."""
+    if not card.startswith(COPY_PREFIX):
+        return card
+    return next(r.id for r in rules.roles.values() if r.power is Power.COPY)
+
+
+def held_name(rules: Ruleset, card: str, words: StoryWords | None = None) -> str:
+    """A card at dawn as a game master says it: a copy is the card and what it copied (« Doppelgänger, qui a
+    copié la carte voyante »), not a name made by the machine (« Doppelgänger-voyante »)."""
+    if not card.startswith(COPY_PREFIX):
+        return card_name(rules, card)
+    w = words or load_story_words()
+    copied = card_name(rules, card[len(COPY_PREFIX) :])
+    return w.text("copy_of", card=card_name(rules, card_of(rules, card)), copied=copied)
 
 
 def _cards_held(rules: Ruleset, w: StoryWords, players: Sequence[str], cards: Sequence[str]) -> str:

@@ -163,8 +163,8 @@ class ClassicSession(Host):
         record = self.record()
         told = self.story()
         verdict = f"{why} {said}".strip()
-        if self.phones is not None:  # every phone's end screen: who won, every card, the story
-            self.phones.public(end=end_screen(verdict, self.cards(state), told), night=False)
+        if self.phones is not None:  # every phone's end screen: who won, every card (the story once asked for)
+            self.phones.public(end=end_screen(verdict, self.cards(state)), night=False)
         offer_story(self, told)
         return Ending(state, won, record, verdict)
 
@@ -292,7 +292,7 @@ class ClassicSession(Host):
             return {}
         held = self.held_ballots(ask)
         self._pending = {}
-        self.operator.public(load_phone_prompts().text("status_vote"))
+        self.operator.public(load_phone_prompts().text("status_vote", number=self.number))
         return self.day.ballots(ask, held)
 
     # -- the night's calls ------------------------------------------------------------------

@@ -19,13 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from narrator.phones.hub import Hub
-from narrator.phones.screens import Card, Choice, Form, Question
+from narrator.phones.screens import Card, Choice, Form, Question, capital
 from narrator.rules.onenight import choices
 from narrator.rules.onenight.choices import CENTER_PAIRS, Ask
 from narrator.rules.onenight.model import CENTER, Power, Ruleset
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name
 from narrator.script.onenight.phone_words import PhoneWords, split_camp
+from narrator.script.prompts import load_phone_prompts
 from narrator.script.templates import fill, join_names
 from narrator.table import events as ev
 from narrator.table.clock import Clock
@@ -74,7 +75,10 @@ class PhoneNight:
         cards = {}
         for player, card in zip(self.players, self.deal):
             camp, text = split_camp(words.cards[card])
-            cards[player] = Card(card, card_name(self.rules, card), text, words.symbols.get(card, ""), camp)
+            if not camp and self.rules.roles[card].power is Power.COPY:  # his text names no camp: he takes one
+                camp = load_phone_prompts().text("camp_copy")
+            name = capital(card_name(self.rules, card))  # as printed on the card
+            cards[player] = Card(card, name, text, words.symbols.get(card, ""), camp)
         self.hub.deal(cards)
 
     # -- a call -----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
 from narrator.script.onenight.script import GameScript
-from narrator.script.onenight.story import dawn_reveal, story
+from narrator.script.onenight.story import card_of, dawn_reveal, held_name, story
 from narrator.script.prompts import load_phone_prompts
 from narrator.script.story_words import load_story_words
 from narrator.script.templates import fill
@@ -268,8 +268,12 @@ class Session(Host):
         """Each player's card at dawn, and the one dealt (they differ for whoever changed card)."""
         rules = self.script.rules
         dealt = dict(zip(self.players, self.deal or ()))
-        cards = ending.cards
-        return [(p, card_name(rules, cards[p]), card_name(rules, dealt.get(p, cards[p]))) for p in self.players]
+        rows = []
+        for p in self.players:
+            card = ending.cards[p]
+            kept = dealt.get(p, card_of(rules, card)) == card_of(rules, card)  # a Doppelgänger's copy: his card
+            rows.append((p, held_name(rules, card), held_name(rules, card) if kept else card_name(rules, dealt[p])))
+        return rows
 
     def record(self, ending: Ending) -> dict[str, object]:
         """The game as a one-night record (docs/record.md) that `narrator resolve` plays to the same end.
@@ -451,8 +455,8 @@ class Session(Host):
                 self.voice.tell(
                     Line("dawn", words.text("dawn")), *[Line(f"dawn_{n}*", t) for n, t in enumerate(reveal)]
                 )
-        if self.phones is not None:  # every phone's end screen: who won, every card, the story
-            self.phones.public(end=end_screen(" ".join(ending.why), self.end_cards(ending), told), night=False)
+        if self.phones is not None:  # every phone's end screen: who won, every card (the story once asked for)
+            self.phones.public(end=end_screen(" ".join(ending.why), self.end_cards(ending)), night=False)
         offer_story(self, told)
         return ending
 
