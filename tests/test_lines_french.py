@@ -247,6 +247,8 @@ GENDERED = re.compile(
     re.IGNORECASE,
 )
 GESTURE = re.compile(r"\bje (te |vous |lui |leur )?(touche|montre)\b", re.IGNORECASE)
+# what the speech synthesis spells out or a table does not say (issue 23's ear: « Grrr », « ex-æquo »)
+UNSPOKEN = re.compile(r"\bgrr+\b|ex-æquo", re.IGNORECASE)
 # RULINGS 23: the morning's deaths, as the table hears them, never say who or what killed
 CAUSE = re.compile(r"dévor|empoisonn|incendie|pyromane|sorcière|surpris|village a tué", re.IGNORECASE)
 
@@ -272,6 +274,7 @@ def test_every_line_is_filled_and_there_are_many() -> None:
         ("pas de « 1 » devant un pluriel", ONE_PLURAL),
         ("pas de geste que le narrateur ne peut pas faire (RULINGS 24)", GESTURE),
         ("pas de mot genré sur un joueur", GENDERED),
+        ("ni « Grrr » épelé ni « ex-æquo » : « à égalité »", UNSPOKEN),
     ],
     ids=lambda value: value if isinstance(value, str) else "",  # the rule, never the pattern's text
 )
@@ -308,6 +311,8 @@ def test_the_checks_catch_what_the_table_heard() -> None:
         "Mélanie était villageois, et Ana est éliminée.": GENDERED,
         "Hugo, qui était seul, gagne.": GENDERED,
         "Ana avait la carte de insomniaque.": NOT_ELIDED,
+        "Grrr ! L'ours grogne.": UNSPOKEN,
+        "Dan, capitaine, départage les ex-æquo.": UNSPOKEN,
     }
     # and what needs no gender is let through: the card agrees, not the player
     assert not GENDERED.search("La carte d'Ana est retournée, face visible.")

@@ -182,7 +182,7 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
         "La nuit a coûté la vie à Eva, qui avait la carte chasseur.",
         "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou.",
         "Le village élit Dan capitaine.",
-        "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
+        "Dan, capitaine, départage les joueurs à égalité et désigne Cleo.",
         "Au matin, personne n'est mort.",
         "Le village élimine Ana, qui avait la carte loup-garou.",
         "Le village n'a plus d'ennemi en vie : le village gagne.",
@@ -290,7 +290,8 @@ def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_opera
         session.run()
     lines = said(speaker)
     question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
-    assert lines[lines.index(question) + 1] == "Impossible de choisir Gus."
+    # a reason, that tells no secret (issue 23's ear: « Impossible de choisir Gus. » and nothing more)
+    assert lines[lines.index(question) + 1] == "Impossible de choisir Gus : les règles ne le permettent pas."
     assert not any("préjudice" in line for line in lines)
     assert (
         "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
