@@ -286,7 +286,7 @@ def test_every_template_renders() -> None:
     params |= {"captain": "Cleo", "hunter": "Dan", "lover": "Eva", "model": "Fay", "knight": "Gus", "servante": "Hal"}
     # the questions' lists, said as a record lists them (« Ana, Ben »)
     params |= {"victim": "Ivy", "cards": ["loup", "voyante"], "tied": ["Ana", "Ben"], "targets": ["Ana", "Ben"]}
-    params |= {"eliminated": ["Ana"], "camp": "loups", "phase": "nuit 2"}
+    params |= {"eliminated": ["Ana"], "camp": "loups", "phase": "nuit 2", "roles": ["voyante", "loup"]}
     from narrator.rules.reason import Reason
 
     for key, allowed in PLACEHOLDERS.items():

@@ -40,9 +40,10 @@ def test_resolve_prints_the_documented_example() -> None:
     }
     assert set(first["dead"]) == {"Ben", "Cleo"}
     assert set(first["winners"]) == {"Ana", "Dan", "Eva"}
-    assert first["why"][:2] == [
+    assert first["why"][:3] == [
         "Égalité à 2 voix entre Ben et Cleo, qui meurent.",
-        "Cleo avait la carte loup-garou : le village gagne.",
+        "Ben avait la carte voyante.",
+        "Cleo avait la carte loup-garou : le village gagne.",  # who wins once every card is said
     ]
 
 

@@ -605,7 +605,7 @@ def test_whole_floats_and_infinity_were_accepted_then_broke_the_game() -> None:
     assert found == ["scripts/poudlard.yaml:33:13: roles.mangemort.copies: attendu : un nombre entier ; trouvé : 2.0"]
     # {wait: .inf} loaded, then rendering the night raised OverflowError
     found = yaml_problems(poudlard(r"\{wait: \d+\}", "{wait: .inf}"), load_script, POUDLARD)
-    assert found == ["scripts/poudlard.yaml:205:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
+    assert found == ["scripts/poudlard.yaml:210:16: night.1.lines.2.wait: attendu : un nombre ; trouvé : Infinity"]
     assert profile_problems("volume: .nan\n") == ["p.yaml:1:9: volume: attendu : un nombre ; trouvé : NaN"]
 
 

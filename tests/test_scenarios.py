@@ -22,6 +22,8 @@ def test_scenario(table: str, case: dict) -> None:
     assert set(out["dead"]) == set(expect["dead"])
     assert set(out["winners"]) == set(expect["winners"])
     assert out["why"] and all(isinstance(line, str) and line for line in out["why"])
+    if "why" in expect:  # these lines, in this order, with none of them said twice
+        assert [line for line in out["why"] if line in expect["why"]] == expect["why"]
 
 
 @pytest.mark.parametrize("table", TABLES)

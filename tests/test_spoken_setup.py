@@ -152,9 +152,11 @@ def test_every_setup_question_is_asked_again_after_silence_and_after_a_misunders
     table = spoken.run()
     assert table.players == ["Ana", "Ben", "Chloé"]
     said = [text for _, _, text in speaker.heard]
-    for question in ("welcome", "ask_count", "ask_cards_mode", "setup_read_back"):
+    for question in ("ask_count", "ask_cards_mode", "setup_read_back"):
         asked = [line for _, line, _ in speaker.heard if line.rstrip("*") == question]
         assert len(asked) == 3, question  # asked, again after the silence, again after the miss
+    # the game: asked with the greeting, then again without it (« Bonjour » once)
+    assert [line for _, line, _ in speaker.heard if line in ("welcome", "ask_game")] == ["welcome", *["ask_game"] * 2]
     assert said.count("Je n'ai pas compris « 12 34 ».") == len(valid)
 
 
@@ -404,7 +406,7 @@ def test_what_can_i_say_answers_with_the_choices_of_the_question_asked() -> None
     assert prompts.text("help_count", low=3, high=13) in said
     assert prompts.text("help_yes_no") in said  # at « Eva, c'est bien ça ? »
     # at « Quels personnages ? »: the scenarios for five by name, then every character of the game
-    assert "Les scénarios pour 5 joueurs : Première année à Poudlard." in said
+    assert "Pour 5 joueurs, il y a un scénario : Première année à Poudlard." in said  # not « Les scénarios »
     characters = next(line for line in said if line.startswith("Les personnages du jeu : "))
     for name in ("Mangemort", "Élève de Poudlard", "Hermione Granger", "Luna Lovegood"):
         assert name in characters
@@ -472,7 +474,29 @@ def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() ->
     assert table.game == "onuw" and not spoken.phones
     said = heard_lines(speaker)
     prompts = load_prompts()
-    assert said[:3] == [prompts.text("classic_needs_phones"), prompts.text("game_unavailable"), prompts.text("welcome")]
+    # one greeting, first; then the game asked again without it (issue 23's ear: a second « Bonjour »)
+    assert said[:4] == [
+        prompts.text("hello"),
+        prompts.text("classic_needs_phones"),
+        prompts.text("game_unavailable"),
+        prompts.text("ask_game"),
+    ]
+
+
+def test_thiercelieux_without_phones_says_what_the_operator_does_and_greets_once() -> None:
+    # issue 23's ear: « … : « narrator play thiercelieux --players Ana,Ben,… --roles … » … » was read aloud,
+    # then « Bonjour, je suis le narrateur » came again with the question
+    spoken, speaker = setup(["thiercelieux", "non", *ONUW_THREE, "découverte", "oui"])
+    assert spoken.run().game == "onuw"
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    at = said.index(prompts.text("game_unavailable"))
+    assert said[at].startswith(
+        "Sans les téléphones, Thiercelieux se prépare à l'écran : l'opérateur y tape les joueurs"
+    )
+    assert said[at + 1] == prompts.text("ask_game")
+    assert sum("Bonjour" in line for line in said) == 1
+    assert not [line for line in said if "narrator" in line or "--" in line]
 
 
 # --- what an outside table found (try-setup): nothing lost on one word, every refusal says why ---
@@ -613,7 +637,7 @@ def test_avec_les_telephones_is_heard_at_a_name_and_the_question_asked_again() -
     said = heard_lines(speaker)
     phoned = load_phone_prompts().text("setup_phones")
     first, second = [i for i, line in enumerate(said) if line == phoned]
-    assert said[first + 1] == load_prompts().text("welcome")
+    assert said[first + 1] == load_prompts().text("ask_game")  # the question again, without a second « Bonjour »
     assert said[second + 1] == load_prompts().text("ask_name", seat=1)
 
 
@@ -648,7 +672,8 @@ def test_the_help_names_thiercelieux_s_first_cards_then_all_when_asked_again() -
     said = heard_lines(speaker)
     first, second = [line for line in said if line.startswith("Les personnages du jeu : ")]
     assert first.startswith("Les personnages du jeu : Cupidon, Voyante, Petite fille, Loup-garou, Sorcière")
-    assert first.endswith(", et 18 autres : dites encore « aide » pour tous les entendre.")
+    # no comma before « et », one colon (issue 23's ear: « …, et 18 autres : dites encore… »)
+    assert first.endswith(", Salvateur et 18 autres ; dites encore « aide » pour tous les entendre.")
     assert len(second) > len(first) and "Abominable sectaire" in second and "Abominable sectaire" not in first
 
 

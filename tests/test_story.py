@@ -299,7 +299,7 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
         "Égalité à 3 voix entre Chloé et Dan, qui ont perdu la vie.",
         "Chloé avait la carte chasseur et votait contre Dan.",  # Dan dies at the tie already: said once
         "Dan avait la carte loup-garou : le village a gagné.",
-        "Chloé, qui avait la carte chasseur, a tué un loup-garou avec son pouvoir et a gagné aussi.",
+        "Chloé, qui avait la carte chasseur, a entraîné un loup-garou dans sa mort.",  # her win: the next line
         "Ana, Ben, Chloé et Fay ont gagné.",
         WORDS.text("story_end"),
     ]
@@ -341,7 +341,7 @@ def test_the_story_of_a_classic_game_tells_every_night_and_day_with_the_potion_a
             "Premier jour.",
             # the ballots, before their count
             "Au vote, Ana a voté contre Cleo, Cleo contre Ana, Dan contre personne, Fay contre Cleo et Gus contre Ana.",
-            "Dan, capitaine, a départagé les ex-æquo et a désigné Cleo.",
+            "Dan, capitaine, a départagé les joueurs à égalité et a désigné Cleo.",
             "Deuxième nuit.",
             "La sorcière a sauvé Dan avec sa potion de vie.",
             "Deuxième jour.",

@@ -182,7 +182,7 @@ def test_a_whole_classic_game_ends_as_narrator_resolve_says() -> None:
         "La nuit a coûté la vie à Eva, qui avait la carte chasseur.",
         "Eva, qui avait la carte chasseur, réplique en mourant et élimine Ben, qui avait la carte loup-garou.",
         "Le village élit Dan capitaine.",
-        "Dan, capitaine, départage les ex-æquo et désigne Cleo.",
+        "Dan, capitaine, départage les joueurs à égalité et désigne Cleo.",
         "Au matin, personne n'est mort.",
         "Le village élimine Ana, qui avait la carte loup-garou.",
         "Le village n'a plus d'ennemi en vie : le village gagne.",
@@ -290,7 +290,8 @@ def test_a_refusal_for_a_secret_reason_is_said_without_it_and_shown_to_the_opera
         session.run()
     lines = said(speaker)
     question = "Eva, avec la carte chasseur, tu dois répliquer avant de rendre l'âme : qui élimines-tu ?"
-    assert lines[lines.index(question) + 1] == "Impossible de choisir Gus."
+    # a reason, that tells no secret (issue 23's ear: « Impossible de choisir Gus. » and nothing more)
+    assert lines[lines.index(question) + 1] == "Impossible de choisir Gus : les règles ne le permettent pas."
     assert not any("préjudice" in line for line in lines)
     assert (
         "le chasseur Eva est mort : pas Gus, son amour (002 : « ni lui porter aucun préjudice ») ; "
@@ -962,3 +963,65 @@ def test_the_corbeaus_mark_is_said_before_the_debate() -> None:
     mark = lines.index("Le corbeau a désigné Dan : deux voix contre Dan compteront d'avance au vote.")
     assert mark < next(i for i, line in enumerate(lines) if line.startswith("Le village débat"))
     assert lines.index("La nuit a coûté la vie à Cleo, qui avait la carte villageois.") < mark
+
+
+# the outside ear of issue 23: Ben has the ancien's card and sits before Eva, the wolves' victim
+ELDER_TABLE = ["Ana", "Ben", "Cleo", "Dan", "Eva", "Fay"]
+ELDER_DEAL = ["loup", "ancien", "voyante", "sorciere", "villageois", "villageois"]
+
+
+def _after(lines: list[str], line: str, n: int) -> list[str]:
+    at = lines.index(line)
+    return lines[at + 1 : at + 1 + n]
+
+
+def test_the_morning_says_its_dead_in_seat_order_in_one_sentence_never_who_killed() -> None:
+    # RULINGS 23: the morning names the dead and their cards, never the cause. The wolves' victim, Eva,
+    # was said before the poisoned Ben: the order told who the witch poisoned; and the ancien's curse,
+    # « Le village a tué Ben », told the wolves the death potion was spent
+    nights = [("voyante", "Ana"), ("loup", "Eva"), ("sorciere", {"heal": False, "poison": "Ben"})]
+    session, speaker, _ = classic_table(nights, [], captain=False, players=ELDER_TABLE, deal=ELDER_DEAL)
+    with pytest.raises(EOFError):
+        session.run()
+    lines = said(speaker)
+    morning = _after(lines, "c'est le matin, le village se réveille, tout le monde se réveille et ouvre les yeux…", 9)
+    assert morning[:2] == [
+        "La nuit a coûté la vie à Ben et Eva, qui avaient, dans cet ordre, les cartes ancien et villageois.",
+        "L'ancien n'est plus : les villageois perdent tous leurs pouvoirs.",  # what follows a death comes after
+    ]
+    assert not [line for line in morning if re.search("sorcière|empoisonn|dévor|village a tué", line)]
+    # the story, told once the game is over, keeps who killed whom (scripts/story.yaml)
+    assert "La sorcière a empoisonné Ben, qui avait la carte ancien." in session.story()
+
+
+def test_the_ancien_voted_out_is_named_with_his_card_once() -> None:
+    # issue 23's ear: « Le village élimine Ben, qui avait la carte ancien. » then « Le village a tué Ben, qui
+    # avait la carte ancien : … » said the same death twice
+    nights = [("voyante", "Ana"), ("loup", "Eva"), ("sorciere", {"heal": False, "poison": None})]
+    votes = ["on vote", *[f"{v} vote contre ben" for v in ("ana", "cleo", "dan", "fay")], "ben vote contre ana", "oui"]
+    session, speaker, _ = classic_table(nights, votes, captain=False, players=ELDER_TABLE, deal=ELDER_DEAL)
+    with pytest.raises(EOFError):
+        session.run()
+    lines = said(speaker)
+    assert _after(lines, "Ben a le plus de voix, avec 4 voix.", 2) == [
+        "Le village élimine Ben, qui avait la carte ancien.",
+        "L'ancien n'est plus : les villageois perdent tous leurs pouvoirs.",
+    ]
+
+
+def test_the_servantes_and_the_bouc_emissaires_choices_are_asked_aloud_before_the_operator_enters_them() -> None:
+    # issue 23's ear: at a table without phones, the servante dévouée and the bouc émissaire decided in
+    # silence, the operator typing: « Juste avant qu'une carte éliminée ne soit révélée, elle peut prendre
+    # la place » and « Il décide alors qui pourra voter le lendemain » (003) are decisions the table sees made
+    deal = ["loup", "servante", "bouc_emissaire", "villageois", "villageois"]
+    nights = [("loup", "Dan"), ("servante", None), ("servante", None), ("bouc_emissaire", ["Ana", "Eva"])]
+    votes = ["on vote", "ana vote contre cleo", "ben vote contre ana", "cleo vote contre ana", "eva vote contre cleo"]
+    session, speaker, operator = classic_table(nights, [*votes, "oui"], captain=False, players=PLAYERS[:5], deal=deal)
+    with pytest.raises(EOFError):
+        session.run()
+    lines = said(speaker)
+    asked = "Servante dévouée, veux-tu prendre la place d'un joueur éliminé avant que sa carte ne soit révélée : Dan ?"
+    assert lines.index(asked) < lines.index("La nuit a coûté la vie à Dan, qui avait la carte villageois.")
+    tied = lines.index("Égalité : le village élimine Cleo, qui avait la carte bouc émissaire.")
+    assert lines[tied + 1] == "Cleo, avec la carte bouc émissaire, tu décides qui pourra voter demain : qui ?"
+    assert operator.asked[1:4] == [("nuit 1", "servante"), ("jour 1", "servante"), ("jour 1", "bouc_emissaire")]

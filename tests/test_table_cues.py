@@ -11,6 +11,7 @@ from test_table_classic import classic_table
 from narrator.app.family import resolve_record
 from narrator.script.classic.narration import load_narration
 from narrator.script.prompts import load_prompts
+from narrator.script.templates import fill
 from narrator.table import events as ev
 from narrator.table.classic.session import ClassicSession
 from narrator.table.host import Stopped
@@ -39,7 +40,7 @@ HEARD_NIGHT_1 = [
     "sorciere_wake",
     "sorciere_sleep",
     "morning",
-    "death_devoured*",  # Gus, a villager: no hunter's shot, no grief
+    "morning_deaths*",  # Gus, a villager: no hunter's shot, no grief
 ]
 
 
@@ -108,7 +109,7 @@ def test_a_night_stopped_in_the_wolves_call_resumes_at_that_call(tmp_path: Path)
     journal.close()
     assert ids(speaker)[:7] == ["resumed_night", "loups_wake", "loups_sleep", "sorciere_wake", "sorciere_sleep"] + [
         "morning",
-        "death_devoured*",
+        "morning_deaths*",
     ]
     assert resumed.operator.asked == [("nuit 1", "loup"), ("nuit 1", "sorciere")]
 
@@ -233,7 +234,11 @@ def test_the_servante_decides_before_the_card_is_said() -> None:
     texts = [t for _, _, t in speaker.heard]
     morning = ids(speaker).index("morning")
     devoted = session.narration.reworded["devoted"].format(servante="Cleo", name="Dan")
-    assert texts[morning + 1] == devoted
+    # her question first, aloud (the operator enters her answer): the card is not said before it
+    assert texts[morning + 1 : morning + 3] == [
+        fill(session.narration.operator_asks["servante"], choices="Dan"),
+        devoted,
+    ]
     assert not any("chasseur" in t for t in texts)  # Dan's card, now hers, is never said
     assert session.operator.asked[-1] == ("nuit 1", "servante")
 
@@ -243,7 +248,7 @@ def test_the_card_is_said_once_the_servante_has_declined() -> None:
     session, speaker = table(operator, [], players=SERVANTE_TABLE, deal=SERVANTE_DEAL)
     played_until_the_voices_end(session)
     texts = [t for _, _, t in speaker.heard]
-    assert texts[ids(speaker).index("morning") + 1] == "La nuit a coûté la vie à Eva, qui avait la carte villageois."
+    assert texts[ids(speaker).index("morning") + 2] == "La nuit a coûté la vie à Eva, qui avait la carte villageois."
 
 
 def test_annule_after_the_captains_election_says_who_is_taken_back() -> None:

@@ -278,8 +278,9 @@ class SpokenSetup:
 
     def _ask_game(self) -> str:
         self.asking = "game"
-        # « Bonjour » once: after « annule » or « recommence » only the question
+        # « Bonjour » once: after « annule » or « recommence », at « répète » or when asked again, only the question
         self.voice.ask(self.prompts.line("ask_game" if self.greeted else "welcome"))
+        self.voice.last = to_items([self.prompts.line("ask_game")])
         self.greeted = True
 
         def accept(commands: list[Command]) -> str | None:
@@ -300,6 +301,7 @@ class SpokenSetup:
             return True
         question, asking = self.voice.last, self.asking
         self.asking = "yes_no"
+        self._hello()  # a game named on the command line: the table is greeted before it is asked anything
         try:
             self.phones = self._talk(None).confirm(self.prompts.line("classic_needs_phones"))
         finally:
@@ -683,7 +685,8 @@ class SpokenSetup:
             lines = []
             fitting = [box.titles.get(s, s) for s in box.scenarios if count in box.scenarios[s]]
             if asking == "cards" and fitting:
-                lines.append(p.line("help_scenarios", scenarios=p.join(fitting), count=count))
+                said = "help_scenario" if len(fitting) == 1 else "help_scenarios"
+                lines.append(p.line(said, scenarios=p.join(fitting), count=count))
             names = [n for r, n in box.names.items() if asking == "cards" or _lendable_extra(box, r)]
             # a long list (Thiercelieux's 30 cards) is said whole only when « aide » is said again
             whole = len(names) <= HELP_CARDS or self.helped == (asking, len(self.cards))

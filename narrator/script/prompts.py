@@ -123,6 +123,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "help_count": {"low", "high"},
     "help_name": set(),
     "help_scenarios": {"count", "scenarios"},
+    "help_scenario": {"count", "scenarios"},  # when there is one
     "help_characters": {"characters"},
     "help_characters_first": {"characters", "count"},
     "help_cards": set(),

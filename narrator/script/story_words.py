@@ -93,13 +93,15 @@ STORY_PLACEHOLDERS |= {f"classic_{key}": CLASSIC_PLACEHOLDERS[key] for key in CL
 # the one-night verdict told in the past (`GAME_KEY` for the game's KEY), each game its own words
 ONE_NIGHT_TOLD = {
     "onuw": (
-        "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag", "drag_tied", "village_wins",
+        "no_votes", "one_vote_each", "most_votes", "tie", "most_votes_spared", "tie_spared", "spared", "captured",
+        "drag", "drag_tied", "village_wins",
         "village_wins_team", "hunter_shot_wolf", "wolves_win", "wolves_and_traitor_win", "no_wolf_traitor_dead",
         "no_wolf_traitor_alive", "no_wolf_nobody_dead", "no_wolf_someone_dead", "tanner_wins", "tanner_blocks_wolves",
         "winners", "no_winner",
     ),
     "poudlard": (
-        "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag", "drag_tied", "village_wins",
+        "no_votes", "one_vote_each", "most_votes", "tie", "most_votes_spared", "tie_spared", "spared", "captured",
+        "drag", "drag_tied", "village_wins",
         "village_wins_team", "hunter_shot_wolf", "wolves_win", "no_wolf_traitor_dead", "no_wolf_traitor_alive",
         "no_wolf_nobody_dead", "no_wolf_someone_dead", "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",
     ),

@@ -28,17 +28,17 @@ from narrator.rules.reason import Reason
 Victim = tuple[str, Cause, dict[str, object]]  # who, why, the sentence's other names
 
 
-def blow(turn: Turn, state: State, victims: list[Victim], check: bool = True) -> State:
-    """Players who die together (a night's victims at dawn, the vote's), their cascade, the heir, then
+def blow(turn: Turn, state: State, victims: list[Victim], check: bool = True, dawn: bool = False) -> State:
+    """Players who die together (a night's victims at `dawn`, the vote's), their cascade, the heir, then
     victory (unless `check` is false: the caller checks once it is done)."""
     captain = state.captain
-    state = _strike(turn, state, victims)
+    state = _strike(turn, state, victims, dawn)
     if captain is not None and not state.is_alive(captain):
         state = _succession(turn, state, captain)
     return settle(turn, state) if check else state
 
 
-def _strike(turn: Turn, state: State, victims: list[Victim]) -> State:
+def _strike(turn: Turn, state: State, victims: list[Victim], dawn: bool = False) -> State:
     fresh: list[Victim] = []
     for victim in victims:
         if state.is_alive(victim[0]) and all(victim[0] != f[0] for f in fresh):
@@ -53,9 +53,17 @@ def _strike(turn: Turn, state: State, victims: list[Victim]) -> State:
         # RULINGS thiercelieux 20: the servante decides before the eliminated card is said; the card she
         # takes is not said
         state = _devotion(turn, state, [name for name, _, _ in fresh])
-    for name, cause, params in fresh:
-        if name not in turn.replaced:
-            turn.say("death_" + cause.value, name=name, role=state.role_of(name), **params)
+    told = [(name, cause, params) for name, cause, params in fresh if name not in turn.replaced]
+    lines = [Reason("death_" + c.value, {"name": n, "role": state.role_of(n), **p}) for n, c, p in told]
+    if dawn and told:
+        # RULINGS 23: the morning names its dead and their cards, never the cause: in seat order, in one
+        # sentence, so that their order does not tell the wolves' victim from the poisoned
+        seated = sorted((name for name, _, _ in told), key=state.seat)
+        roles = [state.role_of(name) for name in seated]
+        turn.say_together(Reason("morning_deaths", {"names": seated, "roles": roles}), lines)
+    else:
+        for line in lines:
+            turn.say(line.key, **line.params)
     for name, cause, _ in fresh:
         state = _heaven(turn, state, name, cause)
     for name, cause, _ in fresh:

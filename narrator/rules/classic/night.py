@@ -9,7 +9,8 @@ la nuit ne sont révélés qu'au matin"), so everyone who was alive at nightfall
 victim included. The morning reveals the wolves' victims (the pack's or the caught petite fille,
 the grand méchant loup's, the white wolf's) unless the salvateur, the potion of life or the
 ancien's extra life stops them, then the poisoned, the burned and the wolf the chevalier's sword
-wounded; their deaths' cascade follows (classic/death.py), then the bear growls or not.
+wounded; the table hears them in seat order, in one sentence (RULINGS 23); their deaths' cascade follows
+(classic/death.py), then the bear growls or not.
 
 Each power's step lives with its kind: first_night.py, village_night.py, wolves_night.py and
 loners_night.py; what they share (`Dark`, who acts) is in dark.py.
@@ -41,7 +42,7 @@ def play_night(turn: Turn, state: State) -> State:
         return state
     state, victims = _dawn(turn, state, dark)
     if victims:
-        state = blow(turn, state, victims)
+        state = blow(turn, state, victims, dawn=True)
     else:
         turn.say("quiet_night")
         state = settle(turn, state)

@@ -31,6 +31,13 @@ class Turn:
         if self.listener is not None:
             self.listener(reason)
 
+    def say_together(self, aloud: Reason, reasons: list[Reason]) -> None:
+        """Several reasons the table hears as one sentence, `aloud` (the morning's dead, without their
+        causes: RULINGS 23); `why` keeps each of them, for the operator and the story."""
+        self.why.extend(reasons)
+        if self.listener is not None:
+            self.listener(aloud)
+
     def tell(self, player: str, what: str, value: object) -> None:
         self.learned.setdefault(player, {})[what] = value
 

@@ -29,17 +29,23 @@ def lynch(
         why.append(Reason("one_vote_each"))
         return [], {}, why
     tied = [p for p in players if counts[p] == top]
-    if len(tied) == 1:
-        why.append(Reason("most_votes", {"name": tied[0], "count": top}))
-    else:
-        # 000: "Si plusieurs joueurs ont le nombre de voix le plus élevé (genre 3-3-2), ILS MEURENT TOUS"
-        why.append(Reason("tie", {"names": tied, "count": top}))
-
     by_card = rules.by_card
     power = {p: by_card[card].day for p, card in zip(players, cards)}
+    # 001: "Luna ne peut pas être capturée … En cas d'égalité, seuls les autres personnages ex aequo avec
+    # elles sont capturés." The vote's line then says the count alone, never that she is captured.
+    spared = [p for p in tied if power[p] is DayPower.UNCAPTURABLE]
+    if len(tied) == 1:
+        why.append(Reason("most_votes_spared" if spared else "most_votes", {"name": tied[0], "count": top}))
+    else:
+        # 000: "Si plusieurs joueurs ont le nombre de voix le plus élevé (genre 3-3-2), ILS MEURENT TOUS"
+        why.append(Reason("tie_spared" if spared else "tie", {"names": tied, "count": top}))
+    why += [Reason("spared", {"name": p}) for p in spared]
+    queue = [p for p in tied if p not in spared]
+    if spared and queue:
+        why.append(Reason("captured", {"names": list(queue)}))  # a copy: the queue is emptied below
+
     dead: list[str] = []
     dragged_by: dict[str, str] = {}
-    queue = list(tied)
     while queue:
         victim = queue.pop(0)
         if victim in dead:

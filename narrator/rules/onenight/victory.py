@@ -56,9 +56,12 @@ def decide(
 
     said = set(dragged_by.values())  # a hunter's or Ginny's card was said with whom it dragged
     for p in dead:
-        if p != decisive and p not in said:
+        if role[p].team is Team.TANNER:
+            # 000: "LE TANNELIER … Il gagne s'il meurt." His card said with his win
+            why.append(Reason("tanner_wins", {"name": p, "role": card[p]}))
+        elif p != decisive and p not in said:
             why.append(Reason("dead_card", {"name": p, "role": card[p]}))
-    why.insert(0, verdict) if decisive else why.append(verdict)
+    why.append(verdict)  # after every dead card: no winner is said before a card still to reveal
 
     individual = options.victory is Victory.INDIVIDUAL
     winners = []
@@ -78,9 +81,7 @@ def decide(
             # 000: "Le traître gagne même s'il meurt, si aucun loup n'est lynché."
             if wolves_win:
                 winners.append(p)
-        elif p in dead_set:
-            # 000: "LE TANNELIER … Il gagne s'il meurt."
-            why.append(Reason("tanner_wins", {"name": p, "role": card[p]}))
+        elif p in dead_set:  # the tanner, whose win is said with his card
             winners.append(p)
     why.append(Reason("winners", {"names": winners}) if winners else Reason("no_winner"))
     return winners, why

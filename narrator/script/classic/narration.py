@@ -66,6 +66,7 @@ DAY_SCHEMA: dict[str, Any] = {
         "vote": _LINES,
         "dusk": _LINES,
         "asks": {"type": "object", "propertyNames": _ID, "additionalProperties": _TEXT},
+        "operator_asks": {"type": "object", "propertyNames": _ID, "additionalProperties": _TEXT},
     },
     "required": ["minutes", "opening", "reminders", "vote", "dusk", "asks"],
     "additionalProperties": False,
@@ -136,6 +137,8 @@ class Narration:
     vote: tuple[Line, ...]
     dusk: tuple[Line, ...]  # every later nightfall (002 step 7)
     asks: Mapping[str, str]  # record key -> the question said aloud
+    # record key -> the question said aloud before the operator enters its answer (a table without phones)
+    operator_asks: Mapping[str, str]
     public: frozenset[str]  # the engine's sentences said aloud; the others go to the operator's screen
     reworded: Mapping[str, str]  # public sentences said otherwise aloud than in `texts` (no secret in them)
     # who learns each private sentence on their phone: `call` and/or the sentence's placeholders naming players
@@ -203,10 +206,11 @@ def narration_problems(doc: Marked, rules: Rules) -> list[Problem]:
     if missing:
         out.append(doc.problem(("night", "calls"), "aucun appel pour " + ", ".join(missing)))
     known = set(phase_keys(rules, "night")) | set(phase_keys(rules, "day"))
-    for key, text in data["day"]["asks"].items():
-        if key not in known:
-            out.append(doc.problem(("day", "asks", key), f"« {key} » n'est pas une décision de la partie"))
-        out += text_problems(doc, ("day", "asks", key), text, ASK_PLACEHOLDERS)
+    for part in ("asks", "operator_asks"):
+        for key, text in data["day"].get(part, {}).items():
+            if key not in known:
+                out.append(doc.problem(("day", part, key), f"« {key} » n'est pas une décision de la partie"))
+            out += text_problems(doc, ("day", part, key), text, ASK_PLACEHOLDERS)
     out += _line_problems(doc)
     for i, key in enumerate(data["public"]):
         if key not in rules.texts:
@@ -315,6 +319,7 @@ def _narration(data: dict) -> Narration:
         vote=_lines(day["vote"]),
         dusk=_lines(day["dusk"]),
         asks=dict(day["asks"]),
+        operator_asks=dict(day.get("operator_asks", {})),
         public=frozenset(data["public"]),
         reworded=dict(data.get("reworded", {})),
         confided={key: tuple(who) for key, who in data["confided"].items()},

@@ -53,6 +53,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "spared_by_girl": {"name"},
     "healed": {"name"},
     "quiet_night": set(),
+    "morning_deaths": {"names", "roles"},  # the night's dead as the table hears them (RULINGS 23)
     **{f"death_{c.value}": {"name", "role"} for c in Cause},
     "successor": {"captain", "name"},
     "captain_elected": {"name"},
@@ -426,7 +427,7 @@ def _rules(data: dict) -> Rules:
 
 def say(rules: Rules, reason: Reason) -> str:
     """One of the engine's reasons as a French sentence: `names` said as a list (« Ana et Ben »), `role`
-    by its card's name, any other list as a record lists it (« Ana, Ben »)."""
+    by its card's name, `roles` as a list of them, any other list as a record lists it (« Ana, Ben »)."""
     params = dict(reason.params)
     template = form(rules.texts[reason.key], how_many(params))
     for key, value in params.items():
@@ -434,6 +435,8 @@ def say(rules: Rules, reason: Reason) -> str:
             params[key] = join_names(rules, [str(v) for v in value])
         elif key == "role":
             params[key] = rules.roles[str(value)].name
+        elif key == "roles" and isinstance(value, list | tuple):
+            params[key] = join_names(rules, [rules.roles[str(v)].name for v in value])
         elif isinstance(value, list | tuple):
             params[key] = ", ".join(str(v) for v in value)
     return fill(template, **params)

@@ -12,7 +12,8 @@ from narrator.script.plural import TEMPLATE
 _TEXT = {"type": "string", "minLength": 1}
 _TEMPLATE = TEMPLATE
 TEXT_KEYS = (
-    "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "spared", "drag",
+    "copied_name", "and", "no_votes", "one_vote_each", "most_votes", "tie", "most_votes_spared", "tie_spared",
+    "spared", "captured", "drag",
     "drag_tied", "dead_card", "village_wins", "village_wins_team", "hunter_shot_wolf", "wolves_win",
     "no_wolf_traitor_dead", "no_wolf_traitor_alive", "no_wolf_nobody_dead", "no_wolf_someone_dead",
     "tanner_wins", "tanner_blocks_wolves", "winners", "no_winner",

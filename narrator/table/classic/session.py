@@ -35,6 +35,7 @@ from narrator.script.classic.script import say, say_aloud
 from narrator.script.classic.story import story
 from narrator.script.line import Line, Wait
 from narrator.script.prompts import load_phone_prompts
+from narrator.script.templates import fill, join_names
 from narrator.table import events as ev
 from narrator.table.classic.day import ClassicDay
 from narrator.table.classic.operator import OnScreen, Operator, OperatorUndo, typed_as
@@ -276,6 +277,11 @@ class ClassicSession(Host):
             return ask.choices[0], "rules"
         if not in_call and ask.key in self.narration.asks and ask.kind in (Kind.PLAYER, Kind.BALLOTS):
             return (self._ballots(ask) if ask.kind is Kind.BALLOTS else self.day.choice(ask)), "voice"
+        question = self.narration.operator_asks.get(ask.key)
+        if question is not None and isinstance(self.operator, OnScreen):
+            # a public decision the operator enters: the table hears it asked (with phones, the phone asks it)
+            said = fill(question, who=ask.who or "", choices=join_names(self.rules, list(ask.choices)), example="")
+            self.voice.ask(Line(ask.key + "*", said))
         return self.operator.answer(ask, self.phase, self.words), self.operator.by
 
     def _ballots(self, ask: Ask) -> Ballots:
