@@ -287,7 +287,7 @@ def test_the_morning_names_the_dead_and_their_cards_never_the_cause() -> None:
     # the night's deaths reach the table as one sentence, `morning_deaths` (narrator/rules/classic/death.py)
     aloud = [t for w, t in SAID if w == "thiercelieux.texts.morning_deaths"]
     assert aloud and [t for t in aloud if CAUSE.search(t.split("carte")[0])] == []
-    assert "La nuit a coûté la vie à Hugo et Élodie, qui avaient, dans cet ordre, les cartes ancien et ancien." in aloud
+    assert "La nuit a coûté la vie à Hugo et Élodie, qui avaient respectivement les cartes ancien et ancien." in aloud
     assert "La nuit a coûté la vie à Ana, qui avait la carte ancien." in aloud
     # the ancien's curse follows a death that named him and his card: it says neither again, nor the cause
     assert {t for w, t in SAID if w == "thiercelieux.reworded.elder_curse"} == {

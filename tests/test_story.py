@@ -299,7 +299,7 @@ def test_a_game_with_physical_cards_tells_what_the_table_said_and_not_the_night_
         "Égalité à 3 voix entre Chloé et Dan, qui ont perdu la vie.",
         "Chloé avait la carte chasseur et votait contre Dan.",  # Dan dies at the tie already: said once
         "Dan avait la carte loup-garou : le village a gagné.",
-        "Chloé, qui avait la carte chasseur, a entraîné un loup-garou dans sa mort.",  # her win: the next line
+        "Chloé, qui avait la carte chasseur, a tué un loup-garou avec son pouvoir.",  # her win: the next line
         "Ana, Ben, Chloé et Fay ont gagné.",
         WORDS.text("story_end"),
     ]

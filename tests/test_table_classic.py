@@ -986,7 +986,7 @@ def test_the_morning_says_its_dead_in_seat_order_in_one_sentence_never_who_kille
     lines = said(speaker)
     morning = _after(lines, "c'est le matin, le village se réveille, tout le monde se réveille et ouvre les yeux…", 9)
     assert morning[:2] == [
-        "La nuit a coûté la vie à Ben et Eva, qui avaient, dans cet ordre, les cartes ancien et villageois.",
+        "La nuit a coûté la vie à Ben et Eva, qui avaient respectivement les cartes ancien et villageois.",
         "L'ancien n'est plus : les villageois perdent tous leurs pouvoirs.",  # what follows a death comes after
     ]
     assert not [line for line in morning if re.search("sorcière|empoisonn|dévor|village a tué", line)]
