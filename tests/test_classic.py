@@ -382,11 +382,13 @@ def test_unknown_keys_are_refused_everywhere() -> None:
     assert found[1].startswith(f"{FILE}:{_line(text, 'symbol: x')}:5: roles.villageois.symbol: clé inconnue")
 
 
-def test_mutated_scripts_load_or_fail_with_positions() -> None:
+# 100 line mutants by default (tests/test_fuzz_scripts.py mutates this file 60 more ways, key by key); `-m full` 300
+@pytest.mark.parametrize("count", [100, pytest.param(300, marks=pytest.mark.full)], ids=["sampled", "every"])
+def test_mutated_scripts_load_or_fail_with_positions(count: int) -> None:
     # any damage gives YamlError with file:line:column problems, never another exception
     rng = random.Random(5)
     lines = SCRIPT.splitlines(keepends=True)
-    for _ in range(300):
+    for _ in range(count):
         mutant = list(lines)
         i = rng.randrange(len(mutant))
         choice = rng.random()

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from narrator import cli as narrator_cli
 from narrator.app.startup import script_version
 from narrator.rules.phase import PhaseId
 from narrator.script.prompts import load_prompts
@@ -71,7 +72,9 @@ OLD_RESUMES = [
 
 
 @pytest.mark.parametrize("name, answers, winners", OLD_RESUMES)
-def test_an_old_journal_resumes_and_is_rewritten_in_the_current_version(tmp_path, name, answers, winners) -> None:
+def test_an_old_journal_resumes_and_is_rewritten_in_the_current_version(
+    tmp_path, name, answers, winners, monkeypatch, capsys
+) -> None:
     path = tmp_path / name
     shutil.copy(JOURNALS / name, path)
     old_header, old_events, _ = read_journal(path)  # read, migrated, the file untouched
@@ -86,12 +89,12 @@ def test_an_old_journal_resumes_and_is_rewritten_in_the_current_version(tmp_path
     assert len(outcomes) == 1 and outcomes[0].winners == winners
     lines = path.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line).get("line") for line in lines[1:]] == list(range(2, len(lines) + 1))
-    again = cli("resume", str(path), home=tmp_path, answers=answers)
-    assert (
-        again.returncode == 2
-        and "déjà terminée" in again.stderr
-        and path.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
-    )
+    # resumed again: refused before anything is built (in-process: a refusal needs no process of its own)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("NARRATOR_STATE_DIR", str(tmp_path))
+    assert narrator_cli.main(["resume", str(path)]) == 2
+    assert "déjà terminée" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("name", ["poudlard-vote-v2", "thiercelieux-vote-v2"])
