@@ -319,6 +319,8 @@ def test_a_phone_that_comes_after_the_end_is_shown_the_end(browser: Browser, tab
     late.page.set_viewport_size(PHONE)  # type: ignore[arg-type]
     late.page.locator("#end:not([hidden])").wait_for()
     assert late.page.locator("#end-title").inner_text() == "La partie est finie."
+    assert late.page.locator("h1").inner_text() == "Fin de la partie"  # not « Prendre sa place »
+    assert late.page.title() == "Fin de la partie — Narrateur"
     assert plain(late.page.locator("#end-winners").inner_text()) == END["winners"]
     rows = [re.sub(r"\s+", " ", r).strip() for r in late.page.locator("#end-card-rows tr").all_inner_texts()]
     assert rows == ["Ana Voyante", "Ben Loup-garou (au début : Voleur)", "Cleo Villageois"]

@@ -89,6 +89,9 @@ async function refresh() {
 function ended(payload) {
   const first = document.getElementById("end").hidden;
   fillEnd(payload);
+  // no place to take any more: the page is named for what it shows
+  document.getElementById("join-title").textContent = "Fin de la partie";
+  document.title = "Fin de la partie — Narrateur";
   for (const id of ["seats-section", "join-help"]) document.getElementById(id).hidden = true;
   message.textContent = "";
   document.getElementById("end").hidden = false;
