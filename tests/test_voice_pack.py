@@ -4,11 +4,14 @@ with a stand-in microphone (the real one, through PulseAudio: tests/test_voice_p
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import wave
 from dataclasses import replace
@@ -50,14 +53,24 @@ def tone(seconds: float = 1.0, amplitude: int = 6000, hz: float = 220.0) -> np.n
     return np.concatenate([np.zeros(2000, np.int16), body, np.zeros(2000, np.int16)])
 
 
+_PACKS = Path(tempfile.mkdtemp(prefix="narrator-packs-"))  # each game's complete pack, made once, then copied
+atexit.register(shutil.rmtree, _PACKS, ignore_errors=True)
+
+
 def complete_pack(folder: Path, game: str) -> Pack:
-    """A pack holding every fixed line of the game (a short tone each)."""
-    folder.mkdir(parents=True)
-    (folder / "profile.yaml").write_text("rate: 160\n", encoding="utf-8")
-    pack = Pack(folder, game)
-    clip = trim(tone(0.2))
-    for line in fixed_lines(game):
-        save_line(pack, line, clip, None, 0.0, "2026-12-01T00:00:00+00:00")
+    """A pack holding every fixed line of the game (a short tone each): saving them takes seconds, so the
+    first one of a game is kept and the others are copies of it."""
+    made = _PACKS / game
+    if not made.exists():
+        building = _PACKS / f".{game}"
+        building.mkdir()
+        (building / "profile.yaml").write_text("rate: 160\n", encoding="utf-8")
+        pack = Pack(building, game)
+        clip = trim(tone(0.2))
+        for line in fixed_lines(game):
+            save_line(pack, line, clip, None, 0.0, "2026-12-01T00:00:00+00:00")
+        building.rename(made)
+    shutil.copytree(made, folder)
     return load_pack(folder)
 
 
