@@ -25,6 +25,7 @@ from aiohttp import WSCloseCode, WSMsgType
 from phones_client import Phone
 from test_session import ClockSpeaker, fake_render
 
+from narrator import cli as narrator_cli
 from narrator.app.phones import join, open_phones
 from narrator.app.spoken_setup import SpokenSetup
 from narrator.app.startup import Io, guarded
@@ -427,29 +428,32 @@ def test_the_spoken_setup_hears_avec_les_telephones(said: str) -> None:
     assert heard[-1].startswith("3 joueurs : Ana, Ben et Cleo.") and "Avec les téléphones." in heard[-1]
 
 
-def test_phone_options_refused_in_one_french_sentence(tmp_path: Path) -> None:
+def test_phone_options_refused_in_one_french_sentence(tmp_path: Path, monkeypatch, capsys) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), NARRATOR_STATE_DIR=str(tmp_path / "state"))
+    args = ["play", *TABLE, "--phones", "--ear", "keyboard", "--no-wait"]
 
-    def play(*extra: str) -> subprocess.CompletedProcess[str]:
-        args = [sys.executable, "-m", "narrator", "play", *TABLE, "--phones", "--ear", "keyboard", "--no-wait", *extra]
-        return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
+    def refused(*extra: str) -> str:
+        """The options checked before anything is built: in-process, what stderr says."""
+        with monkeypatch.context() as patch:
+            patch.chdir(tmp_path)
+            patch.setenv("NARRATOR_STATE_DIR", str(tmp_path / "state"))
+            assert narrator_cli.main([*args, *extra]) == 2
+        said = capsys.readouterr().err
+        assert "Traceback" not in said
+        return said
 
-    bad = play("--bind", "narrateur")
-    assert bad.returncode == 2 and bad.stderr.strip().splitlines()[-1] == (
+    assert refused("--bind", "narrateur").strip().splitlines()[-1] == (
         "narrator: --bind : attendu : lan ou une adresse IPv4 comme 192.168.1.20 ; trouvé : narrateur"
     )
-    far = play("--bind", "127.0.0.1", "--port", "70000")
-    assert far.returncode == 2 and "--port : attendu : un port de 1024 à 65535" in far.stderr
-    low = play("--bind", "127.0.0.1", "--port", "80")  # what the message says, not the server's later refusal
-    assert (
-        low.returncode == 2
-        and "--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : 80" in low.stderr
-    )
-    with socket_taken() as port:
-        taken = play("--bind", "127.0.0.1", "--port", str(port))
+    assert "--port : attendu : un port de 1024 à 65535" in refused("--bind", "127.0.0.1", "--port", "70000")
+    # what the message says, not the server's later refusal
+    low = refused("--bind", "127.0.0.1", "--port", "80")
+    assert "--port : attendu : un port de 1024 à 65535 (0 : n'importe quel port libre) ; trouvé : 80" in low
+    with socket_taken() as port:  # found when the server starts: the real command, in its own process
+        command = [sys.executable, "-m", "narrator", *args, "--bind", "127.0.0.1", "--port", str(port)]
+        taken = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
     assert taken.returncode == 2 and f"le port {port} est déjà pris" in taken.stderr
-    for run in (bad, far, low, taken):
-        assert "Traceback" not in run.stderr
+    assert "Traceback" not in taken.stderr
     assert not list((tmp_path / "state").glob("**/*.jsonl"))  # a table that cannot start leaves no journal
 
 
