@@ -121,7 +121,9 @@ def _last_words(turn: Turn, state: State, name: str, cause: Cause) -> State:
             # 003, Ancien: "Si le village l'élimine, tous les villageois perdent leurs pouvoirs." (RULINGS 9)
             lost = {p for p in state.living() if state.side_of(p) is Camp.VILLAGE}
             state = replace(state, powerless=state.powerless | lost)
-            turn.say("elder_curse", name=name)
+            # poisoned at night, the curse is the operator's secret: said aloud, it would tell the table
+            # that the witch killed him and that her poison is spent (RULINGS 23)
+            turn.say("elder_curse_poisoned" if cause is Cause.POISONED else "elder_curse", name=name)
         elif role.power is Power.SHOOT:
             state = _shoot(turn, state, name, role.id)
         elif role.power is Power.SWORD and cause in DEVOURING:

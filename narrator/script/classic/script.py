@@ -83,6 +83,7 @@ PLACEHOLDERS |= {
     "guard_saves": {"name"},
     "elder_resists": {"name"},
     "elder_curse": {"name"},
+    "elder_curse_poisoned": {"name"},
     "sniff_yes": {"names"},
     "sniff_no": {"names"},
     "infected": {"name"},
