@@ -457,6 +457,34 @@ def test_after_three_misunderstandings_the_keyboard_is_offered_for_that_question
     assert session.talk.ear is session.ear  # back to the voice for the next question
 
 
+def test_a_typed_answer_is_awaited_a_minute_a_spoken_one_the_table_s_patience() -> None:
+    # the outside test of issue 23: at the keyboard, the question came again every 8 s (a slow typist, a
+    # screen reader's user), and three such « silences » ended the story's offer
+    from narrator.listen.simple_ears import ScriptedEar
+    from narrator.table.conversation import TYPED_LISTEN_S
+
+    class Spoken(ScriptedEar):
+        def __init__(self, answers: list[str]) -> None:
+            super().__init__(answers)
+            self.waited: list[float] = []
+
+        def listen(self, phrases, timeout_s):
+            self.waited.append(timeout_s)
+            return super().listen(phrases, timeout_s)
+
+    class Typed(Spoken):
+        def expect(self, hint: str) -> None:  # what makes an ear a keyboard
+            pass
+
+    players = ["Ana", "Ben", "Chloé"]
+    session, _, _ = table("poudlard", players, ["mangemort", "eleve", "eleve", "harry", "ron", "luna"], [])
+    session.talk.ear = spoken = Spoken(["ana élève"])
+    assert session._ask_card("Ana", {}) == "eleve"
+    session.talk.ear = typed = Typed(["ben mangemort"])
+    assert session._ask_card("Ben", {}) == "mangemort"
+    assert spoken.waited == [session.talk.listen_s] and typed.waited == [TYPED_LISTEN_S] > spoken.waited
+
+
 def test_a_broken_demo_table_is_refused_at_its_line(tmp_path) -> None:
     from narrator.app.demo import parse_demo
     from narrator.resources import data_dir

@@ -23,6 +23,7 @@ from narrator.voice import Say
 
 T = TypeVar("T")
 FAILURES_BEFORE_KEYBOARD = 3
+TYPED_LISTEN_S = 60.0  # how long a typed answer is awaited before the question comes again
 
 
 @runtime_checkable
@@ -108,7 +109,10 @@ class Conversation:
         """One turn: None when the question must be asked again (silence, not understood); else the commands
         heard, controls already handled ([] when there were only controls)."""
         self.voice.earcon("listen")  # the table knows when it may speak
-        commands = self.hear(phase, self.listen_s, prefix, hint)
+        # a typist, or a screen reader's user, takes longer than a voice: the question said again every few
+        # seconds would be noise (an empty line is a silence at once)
+        patience = max(self.listen_s, TYPED_LISTEN_S) if isinstance(self.ear, ShowsWhatToType) else self.listen_s
+        commands = self.hear(phase, patience, prefix, hint)
         if not commands:
             return [] if commands is not None and self.refused and self.refusal_asks else None
         self.voice.earcon("understood")
