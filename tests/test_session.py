@@ -391,6 +391,12 @@ def test_progress_replays_the_journal() -> None:
     assert [c.to_json() for c in state.inputs] == [{"command": "vote", "voter": "Ana", "target": "Ben"}]
     state = progress(events + [ev.VotesAgain(), ev.Vote({"Ben": 3}, {})])
     assert state.stage == "cards" and state.inputs == [] and state.vote.counts == {"Ben": 3}
+    # « annule » just after « non » at the read-back reaches no ballot of the round thrown away (the outside
+    # test of issue 26: « J'annule : Ana vote contre Ben » named one): it is « annule » before any ballot
+    from narrator.table.onenight.progress import UNDO
+    from narrator.table.replay import undoable
+
+    assert undoable(events + [ev.VotesAgain()], UNDO) == ev.DebateOver(1, early=True)
     confirmed = events + [ev.Vote({"Ben": 1}, {"Ana": "Ben"})]
     assert progress(confirmed).stage == "cards"
     back = progress(confirmed + [ev.Undo()])  # « annule » after the read-back: the vote is asked again

@@ -28,8 +28,10 @@ class Progress:
 
 
 # « annule » takes back the latest of these left: the debate's early end, a ballot or a tally, the whole
-# vote, a card, all the cards, a pointing
-UNDO = UndoRule(takes=(ev.DebateOver, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing))
+# vote, a card, all the cards, a pointing; never a ballot of a round « non » at the read-back threw away
+UNDO = UndoRule(
+    takes=(ev.DebateOver, ev.VoteInput, ev.Vote, ev.Card, ev.Cards, ev.Pointing), closes_ballots=(ev.VotesAgain,)
+)
 
 
 def progress(events: Sequence[ev.Event]) -> Progress:
