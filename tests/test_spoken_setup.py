@@ -57,7 +57,7 @@ def test_the_setup_asks_everything_and_takes_corrections() -> None:
     assert table.players == ["Ana", "Benoît", "Chloé", "David"]
     assert table.roles == ["mangemort", "mangemort", "hermione", "sirius", "harry", "eleve", "eleve"]
     said = [text for _, _, text in speaker.heard]
-    assert any(line.startswith("Sans les téléphones, Thiercelieux se prépare à l'écran") for line in said)
+    assert any(line.startswith("Sans les téléphones, Thiercelieux se lance au clavier") for line in said)
     assert "Il faut entre 3 et 13 joueurs." in said
     assert "Le nom Ana est déjà pris. Choisis un autre nom." in said
     assert said[-1].startswith("4 joueurs : Ana, Benoît, Chloé et David. Personnages : 2 cartes Mangemort")
@@ -483,6 +483,18 @@ def test_a_classic_game_named_on_the_command_line_asks_for_the_phones_first() ->
     ]
 
 
+@pytest.mark.parametrize("answer", ["non, sans les téléphones", "sans les téléphones"])
+def test_sans_les_telephones_answers_the_phones_question_at_once(answer: str) -> None:
+    # the outside test of issue 23: « non, sans les téléphones » got « D'accord, sans les téléphones. » and
+    # then the whole phones question again
+    spoken, speaker = setup(["thiercelieux", answer, *ONUW_THREE, "découverte", "oui"])
+    assert spoken.run().game == "onuw"
+    said = heard_lines(speaker)
+    prompts = load_prompts()
+    assert said.count(prompts.text("classic_needs_phones")) == 1
+    assert said[said.index(prompts.text("classic_needs_phones")) + 1] == prompts.text("game_unavailable")
+
+
 def test_thiercelieux_without_phones_says_what_the_operator_does_and_greets_once() -> None:
     # issue 23's ear: « … : « narrator play thiercelieux --players Ana,Ben,… --roles … » … » was read aloud,
     # then « Bonjour, je suis le narrateur » came again with the question
@@ -492,7 +504,7 @@ def test_thiercelieux_without_phones_says_what_the_operator_does_and_greets_once
     prompts = load_prompts()
     at = said.index(prompts.text("game_unavailable"))
     assert said[at].startswith(
-        "Sans les téléphones, Thiercelieux se prépare à l'écran : l'opérateur y tape les joueurs"
+        "Sans les téléphones, Thiercelieux se lance au clavier, les joueurs et leurs cartes écrits dans la commande"
     )
     assert said[at + 1] == prompts.text("ask_game")
     assert sum("Bonjour" in line for line in said) == 1

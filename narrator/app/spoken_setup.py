@@ -52,6 +52,10 @@ class _Restart(Exception):
     pass
 
 
+class _PhonesSaid(Exception):
+    """« avec / sans les téléphones » said to the question that asks it: the answer."""
+
+
 class SetupStopped(Exception):
     """The table said « stop » during the setup."""
 
@@ -104,6 +108,7 @@ class SpokenSetup:
     tune: Tuner | None = None
     listen_s: float = 8.0
     phones: bool = False  # played with the players' phones (`--phones`, or « avec les téléphones »)
+    _asking_phones: bool = field(default=False, init=False)  # the question asked: are the phones used?
     answers: dict[str, object] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)  # the answers' keys, latest last (« annule »)
     asking: str = "game"  # the question being asked: what « qu'est-ce que je peux dire ? » answers
@@ -302,10 +307,13 @@ class SpokenSetup:
         question, asking = self.voice.last, self.asking
         self.asking = "yes_no"
         self._hello()  # a game named on the command line: the table is greeted before it is asked anything
+        self._asking_phones = True
         try:
             self.phones = self._talk(None).confirm(self.prompts.line("classic_needs_phones"))
+        except _PhonesSaid:
+            pass  # self.phones is what was said
         finally:
-            self.asking = asking
+            self.asking, self._asking_phones = asking, False
         if self.phones:
             self.voice.tell(load_phone_prompts().line("setup_phones"))
         else:
@@ -624,6 +632,8 @@ class SpokenSetup:
         elif command.command in ("phones", "no_phones"):
             self.phones = command.command == "phones"
             self._save(self.order, self.pending)
+            if self._asking_phones:  # « non, sans les téléphones » to « Jouons-nous avec les téléphones ? »
+                raise _PhonesSaid()
             self.voice.tell(load_phone_prompts().line(f"setup_{command.command}"))
             self.voice.repeat()  # the question it was said at, asked again
         else:  # a setting: nothing is journaled yet
