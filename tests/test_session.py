@@ -439,11 +439,13 @@ def test_a_doppelganger_said_alone_is_asked_what_it_copied() -> None:
     session, speaker, _ = table("onuw", players, deal, ["ana doppelgänger", "la voyante", "éva doppelgänger",
                                                         "le chasseur", "doppelgänger"])  # fmt: skip
     assert session._ask_card("Ana", {}) == "doppelganger:voyante"
+    # what a keyboard shows for that question (the outside test: it showed « par exemple « Ben Doppelgänger » »)
+    assert session.talk.typed("reveal") == load_prompts().text("typed_ask_copy")
     # nothing copied: the card lay in the middle all night; a card not in play is refused with its name
     assert session._ask_card("Éva", {}) == "doppelganger"
     texts = [t for _, _, t in speaker.heard]
     asked = load_prompts().text("ask_copy", player="Ana", role="Doppelgänger")
-    assert asked == "Ana, quelle carte le Doppelgänger a-t-il copiée ? S'il n'a rien copié, redis « Doppelgänger »."
+    assert asked == "Ana, quelle carte ton Doppelgänger a-t-il copiée ? S'il n'a rien copié, redis « Doppelgänger »."
     assert asked in texts and "Il n'y a pas de carte chasseur en jeu." in texts, texts
 
 

@@ -177,6 +177,7 @@ PLACEHOLDERS: dict[str, set[str]] = {
     "typed_ask_pointing": set(),
     "typed_ask_votes": {"voter", "target"},
     "typed_ask_card": {"card"},
+    "typed_ask_copy": set(),
 }
 # what the narrator says of the players' phones (scripts/phones.yaml): a file of its own, so that a game
 # played without them keeps its scripts' version (narrator/app/startup.py's `script_version`)
