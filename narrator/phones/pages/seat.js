@@ -178,7 +178,7 @@ function replied(reply) {
   ballotAt.delete(reply.id);
   if (!reply.ok) say(kind, sentence(reply.error));
   // « transmis » until the narrator says what became of it; never over what it said meanwhile (counted)
-  else if (kind === "ballot" && sentAt === ballotSaid) say(kind, `Vote transmis : « ${reply.said} ». Il n'est compté que si le narrateur le relit à voix haute.`);
+  else if (kind === "ballot" && sentAt === ballotSaid) say(kind, `Vote transmis : « ${reply.said} ». Le narrateur le compte, puis relit tous les votes à la fin.`);
   else if (kind !== "ballot") say(kind, "");
 }
 
