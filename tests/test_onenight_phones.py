@@ -788,3 +788,23 @@ def test_each_phone_shows_its_card_named_as_printed_with_its_camp_the_doppelgang
         "Eva": ("Insomniaque", "Camp du village"),
         "Fay": ("Chasseur", "Camp du village"),
     }
+
+
+def test_the_end_reaches_the_phones_as_the_verdict_is_said_before_the_dawn_cards() -> None:
+    # the outside test of issue 26: the phones showed the day's ballot for half a minute after the verdict,
+    # while every card at dawn was read aloud
+    session, speaker, hub, _ = game(ONUW, day(ONUW))
+    ends: list[int] = []  # how many lines the table had heard when the end was shown
+    public = hub.public
+
+    def showing(**kwargs: object) -> None:
+        if kwargs.get("end") is not None:
+            ends.append(len(speaker.heard))
+        public(**kwargs)
+
+    hub.public = showing  # type: ignore[method-assign]
+    with Phones(hub, chooser(ONUW)):
+        session.run(narration(ONUW))
+    heard = [text for _, _, text in speaker.heard]
+    dawn = heard.index("Retournez vos cartes : voici la carte de chacun à la fin de la nuit.")
+    assert ends and ends[0] <= dawn  # the verdict said, the dawn's cards not yet

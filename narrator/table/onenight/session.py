@@ -447,6 +447,9 @@ class Session(Host):
         and who changed card (the table has heard the verdict: the cards now tell it why); then the story
         offered. A game resumed at the offer hears the offer only."""
         told = self.story()
+        if self.phones is not None:  # every phone's end screen: who won, every card (the story once asked for),
+            # as the verdict is said: not after the dawn's cards, half a minute of voice later
+            self.phones.public(end=end_screen(" ".join(ending.why), self.end_cards(ending)), night=False)
         if self.on_phones is not None and self.deal is not None:
             cards = self.dawn()[0]
             if not offered(self.events):
@@ -455,8 +458,6 @@ class Session(Host):
                 self.voice.tell(
                     Line("dawn", words.text("dawn")), *[Line(f"dawn_{n}*", t) for n, t in enumerate(reveal)]
                 )
-        if self.phones is not None:  # every phone's end screen: who won, every card (the story once asked for)
-            self.phones.public(end=end_screen(" ".join(ending.why), self.end_cards(ending)), night=False)
         offer_story(self, told)
         return ending
 
