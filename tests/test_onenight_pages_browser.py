@@ -107,7 +107,7 @@ def test_a_whole_one_night_game_looks_the_same_on_every_page_and_ends_with_every
     for seat in record["players"]:
         first, last = record["deal"][seat], final[seat].removeprefix("doppelganger:")  # his copy: his card
         last = "doppelganger" if final[seat] != last else last
-        assert len(rows[seat]) == len(record["players"])
+        assert len(rows[seat]) == len(record["players"]) + 3  # then the middle's three cards
         row = next(r for r in rows[seat] if r.startswith(f"{seat} "))
         assert ("au début" in row) == (first != last), row  # who changed card, and only they
 

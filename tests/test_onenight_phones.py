@@ -795,16 +795,24 @@ def test_the_end_reaches_the_phones_as_the_verdict_is_said_before_the_dawn_cards
     # while every card at dawn was read aloud
     session, speaker, hub, _ = game(ONUW, day(ONUW))
     ends: list[int] = []  # how many lines the table had heard when the end was shown
-    public = hub.public
+    statuses: list[tuple[int, str]] = []  # … when each public line was shown
+    public, status = hub.public, hub.status
 
     def showing(**kwargs: object) -> None:
         if kwargs.get("end") is not None:
             ends.append(len(speaker.heard))
         public(**kwargs)
 
-    hub.public = showing  # type: ignore[method-assign]
+    def stating(text: str) -> None:
+        statuses.append((len(speaker.heard), text))
+        status(text)
+
+    hub.public, hub.status = showing, stating  # type: ignore[method-assign]
     with Phones(hub, chooser(ONUW)):
         session.run(narration(ONUW))
     heard = [text for _, _, text in speaker.heard]
     dawn = heard.index("Retournez vos cartes : voici la carte de chacun à la fin de la nuit.")
     assert ends and ends[0] <= dawn  # the verdict said, the dawn's cards not yet
+    # and through the vote the public line says the vote, no longer « le débat »
+    asked = next(n for n, t in enumerate(heard) if t.startswith("Dites-moi les votes"))
+    assert [t for n, t in statuses if n <= asked + 1][-1] == "Le jour : le vote."

@@ -215,6 +215,7 @@ PHONE_PLACEHOLDERS: dict[str, set[str]] = {
     "status_the_night": set(),
     "status_vote": {"number"},
     "status_day": set(),
+    "status_day_vote": set(),
     "camp_village": set(),
     "camp_copy": set(),
     "camp_loups": set(),

@@ -19,10 +19,11 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 
 from narrator.listen.commands import Command
+from narrator.phones.hub import Hub
 from narrator.phones.screens import end_screen
 from narrator.rules.errors import RecordError
 from narrator.rules.onenight import PointingNeeded, Vote, choices, resolve_day
-from narrator.rules.onenight.model import COPY_PREFIX, Options
+from narrator.rules.onenight.model import CENTER, COPY_PREFIX, Options
 from narrator.rules.onenight.night import LAST_WAKE
 from narrator.script.line import Line
 from narrator.script.onenight.explain import card_name, say
@@ -207,7 +208,7 @@ class Session(Host):
         phones.deal_cards()
         if state.stage != "night":  # the night is over: every phone gets back what its player learned
             phones.tell(LAST_WAKE, self.players)
-            self._day_status(phones)
+            self._day_status(phones.hub)
 
     def phone_night(self, plan: Plan, phones: PhoneNight, at: float = 0.0) -> None:
         """The legend, then the night call by call with the choices on the phones, then the day's opening;
@@ -236,7 +237,7 @@ class Session(Host):
         self._record(ev.Tick("night", at=starts[-1]))
         self.voice.night(False)
         phones.hub.public(night=False)
-        self._day_status(phones)
+        self._day_status(phones.hub)
         day = plan.opening[plan.sections[-1] :]
         face_up = self._face_up()
         if face_up:  # 001: "Cette carte reste visible durant la journée": every player hears it once the eyes
@@ -248,10 +249,11 @@ class Session(Host):
         self._record(ev.NightDone())
         self.voice.last = plan.opening[plan.sections[-1] :]
 
-    def _day_status(self, phones: PhoneNight) -> None:
-        """Every phone's public line in the day: that it is the day, and Harry's face-up card."""
-        day = load_phone_prompts().text("status_day")
-        phones.hub.status(" ".join([day + ".", *(line.text for line in self._face_up())]))
+    def _day_status(self, hub: Hub, key: str = "status_day") -> None:
+        """Every phone's public line in the day: that it is the day (its debate, its vote), and Harry's
+        face-up card."""
+        day = load_phone_prompts().text(key)
+        hub.status(" ".join([day + ".", *(line.text for line in self._face_up())]))
 
     def _face_up(self) -> list[Line]:
         """The cards left face up for the day (Harry's), as every player is told them."""
@@ -265,7 +267,8 @@ class Session(Host):
         return choices.final_cards(self.script.rules, self.players, self.deal, self.on_phones.night)
 
     def end_cards(self, ending: Ending) -> list[tuple[str, str, str]]:
-        """Each player's card at dawn, and the one dealt (they differ for whoever changed card)."""
+        """Each player's card at dawn, and the one dealt (they differ for whoever changed card); with the
+        phones, the middle's cards after them, as the dawn reveal says them."""
         rules = self.script.rules
         dealt = dict(zip(self.players, self.deal or ()))
         rows = []
@@ -273,6 +276,11 @@ class Session(Host):
             card = ending.cards[p]
             kept = dealt.get(p, card_of(rules, card)) == card_of(rules, card)  # a Doppelgänger's copy: his card
             rows.append((p, held_name(rules, card), held_name(rules, card) if kept else card_name(rules, dealt[p])))
+        if self.on_phones is not None and self.deal is not None and self.script.phones is not None:
+            n = len(self.players)
+            for place, first, last in zip(CENTER, self.deal[n:], self.dawn()[0][n:]):
+                label = fill(self.script.phones.center, place=place)
+                rows.append((label[:1].upper() + label[1:], held_name(rules, last), held_name(rules, first)))
         return rows
 
     def record(self, ending: Ending) -> dict[str, object]:
@@ -310,6 +318,8 @@ class Session(Host):
         voter, target = self.players[0], self.players[1 % len(self.players)]  # the table's names, not Alice's
         question = self.prompts.line("ask_votes", voter=voter, target=target)
         poll = Poll(question=question, total=len(self.players), tallies=True)
+        if self.phones is not None:  # the debate is over: the phones' public line says so
+            self._day_status(self.phones, "status_day_vote")
         ballots, tallies = tally(self.readback.collect(poll, inputs or []))
         counts = Counter(t for t in ballots.values() if t is not None)
         counts.update({t: n for t, n in tallies.items() if t is not None})  # blank votes count for nobody
