@@ -86,6 +86,10 @@ def test_every_card_is_turned_face_up_after_the_verdict_and_who_changed_card_is_
             "Dan": ("Loup-garou", "Voleur"),
             "Eva": ("Insomniaque", "Insomniaque"),
             "Fay": ("Chasseur", "Chasseur"),
+            # then the middle's cards, as the dawn reveal says them (the outside test of issue 26)
+            "La carte A du milieu": ("Loup-garou", "Loup-garou"),
+            "La carte B du milieu": ("Merdeux", "Merdeux"),
+            "La carte C du milieu": ("Villageois", "Villageois"),
         }
         assert end["story"] == []
 
