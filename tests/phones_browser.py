@@ -32,7 +32,7 @@ ARGUMENTS = [
 ]
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 WAIT_MS = 5000  # the longest a phone waits for the server's next screen
-# the pages set French typography's no-break spaces (common.js `typeset`): read as plain spaces here, the
+# the pages set French typography's no-break spaces (`typeset`, narrator/phones/pages/common.js): read as plain spaces here, the
 # typography has tests of its own
 SPACES = str.maketrans({"\u00a0": " ", "\u202f": " "})
 

@@ -21,7 +21,7 @@ from narrator.listen.french import Parser
 from narrator.phones import PhoneError
 from narrator.phones.hub import Hub
 from narrator.phones.screens import Card, Choice, Form, Question
-from narrator.phones.server import GAME_OVER, PAGES, SEAT_FREED, PhoneServer
+from narrator.phones.server import COMMON, GAME_OVER, PAGES, SCRIPTED, SEAT_FREED, PhoneServer
 
 PLAYERS = ("Ana", "Ben", "Cleo")
 WHO = Question(Form.ONE, "Qui regardez-vous ?", tuple(Choice(p, p) for p in ("Ben", "Cleo")))
@@ -99,8 +99,15 @@ def test_every_page_and_script_is_served_with_its_type_and_no_inline_script(serv
             assert "<script>" not in text and " on" not in text.replace("\n", " ").split("<body")[1].split(">")[0]
             continue
         reply = phone.call("GET", f"/pages/{path.name}")
+        if path.name == COMMON:  # what both pages share: served at the head of each page's one script
+            assert reply.status == 404
+            continue
         assert reply.status == 200, path.name
         assert reply.headers["Content-Type"].split(";")[0] in {"text/javascript", "text/css"}
+        if path.name in SCRIPTED:
+            assert (
+                reply.text.startswith((PAGES / COMMON).read_text(encoding="utf-8")) and "function typeset" in reply.text
+            )
     assert phone.call("GET", "/pages/seat.html").status == 404  # the seat's page only through /seat
     assert phone.call("GET", "/pages/..%2Fserver.py").status == 404
 

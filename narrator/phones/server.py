@@ -76,6 +76,8 @@ REQUEST_S = 10.0  # a request (not a socket) whose body is not in, or not answer
 PAGES = Path(__file__).resolve().parent / "pages"
 NAMES = ("localhost", "narrateur.local")  # besides any IP address, the names a phone may use
 
+COMMON = "common.js"  # served only at the head of the pages' scripts
+SCRIPTED = frozenset({"join.js", "seat.js"})
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
 log = logging.getLogger(__name__)
@@ -339,13 +341,16 @@ class PhoneServer:
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        if name not in self._pages or name.endswith(".html"):
+        if name not in self._pages or name.endswith(".html") or name == COMMON:
             raise _Refused(404)
         return self._file(name)
 
     def _file(self, name: str) -> web.Response:
         path = self._pages[name]
-        return web.Response(body=path.read_bytes(), content_type=CONTENT_TYPES[path.suffix], charset="utf-8")
+        body = path.read_bytes()
+        if name in SCRIPTED:  # what both pages share, in the page's one script (one request, one connection)
+            body = self._pages[COMMON].read_bytes() + b"\n" + body
+        return web.Response(body=body, content_type=CONTENT_TYPES[path.suffix], charset="utf-8")
 
     # -- the API ----------------------------------------------------------------------------
 
